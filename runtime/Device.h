@@ -1,0 +1,65 @@
+#ifndef CLCPU_RUNTIME_DEVICE_H
+#define CLCPU_RUNTIME_DEVICE_H
+
+#include "runtime/Info.h"
+#include "runtime/Object.h"
+
+#include <string>
+#include <vector>
+
+namespace clcpu {
+
+/// A CPU device: the whole machine (root device) or a set of its cores
+/// (sub-device from clCreateSubDevices). Everything it reports is computed
+/// once at creation from the topology and the CPU's vector ISA.
+/// Thread-safe: immutable after creation apart from reference counts.
+class Device : public Object<Device, _cl_device_id, ObjectKind::Device> {
+public:
+  /// The machine-wide device of \p P.
+  static Device *createRoot(Platform *P);
+
+  bool isRoot() const { return Parent == nullptr; }
+  Platform *platform() const { return Plat; }
+  Device *parent() const { return Parent; }
+  /// OS indices of the cores this device runs on; one compute unit each.
+  const std::vector<unsigned> &cpus() const { return Cpus; }
+  cl_uint computeUnits() const { return static_cast<cl_uint>(Cpus.size()); }
+
+  cl_int getInfo(cl_device_info Param, InfoOut Out) const;
+
+  /// clCreateSubDevices: \p Props is the zero-terminated property list.
+  /// On success appends the new sub-devices (each with one application
+  /// reference) to \p Out.
+  cl_int partition(const cl_device_partition_property *Props,
+                   std::vector<Device *> &Out);
+  /// Number of sub-devices \p Props would create, or an error.
+  cl_int partitionCount(const cl_device_partition_property *Props,
+                        cl_uint &Count);
+
+  /// Root devices are never destroyed; retain/release have no effect on them
+  /// ("If device is a root level device, the reference count is unchanged").
+  void retainDevice();
+  void releaseDevice();
+
+  ~Device() override;
+
+  /// Affinity domains this device can be split by (bit set).
+  cl_device_affinity_domain affinityDomains() const;
+
+private:
+  Device(Platform *P, Device *Parent, std::vector<unsigned> Cpus,
+         std::vector<cl_device_partition_property> PartitionType);
+  cl_int planPartition(const cl_device_partition_property *Props,
+                       std::vector<std::vector<unsigned>> &Groups,
+                       std::vector<cl_device_partition_property> &Type) const;
+
+  Platform *Plat;
+  Device *Parent;
+  std::vector<unsigned> Cpus;
+  std::vector<cl_device_partition_property> PartitionType;
+  std::string Name;
+};
+
+} // namespace clcpu
+
+#endif

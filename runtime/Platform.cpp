@@ -1,0 +1,71 @@
+#include "runtime/Platform.h"
+#include "runtime/Device.h"
+
+#include <chrono>
+#include <cstring>
+
+namespace clcpu {
+
+Platform &Platform::get() {
+  // Intentionally leaked: the loader can call into the driver during exit.
+  static Platform *P = new Platform();
+  return *P;
+}
+
+Platform::Platform() { Devices.push_back(Device::createRoot(this)); }
+
+cl_ulong Platform::hostTimeNs() {
+  return static_cast<cl_ulong>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(
+          std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+
+namespace {
+struct ExtensionEntry {
+  const char *Name;
+  cl_version Version;
+};
+const ExtensionEntry PlatformExtensions[] = {
+    {"cl_khr_icd", CL_MAKE_VERSION(1, 0, 0)},
+};
+} // namespace
+
+cl_int Platform::getInfo(cl_platform_info Param, InfoOut Out) const {
+  switch (Param) {
+  case CL_PLATFORM_PROFILE:
+    return Out.string("FULL_PROFILE");
+  case CL_PLATFORM_VERSION:
+    return Out.string(std::string("OpenCL 3.0 clcpu ") + DriverVersionString);
+  case CL_PLATFORM_NUMERIC_VERSION:
+    return Out.value<cl_version>(CL_MAKE_VERSION(3, 0, 0));
+  case CL_PLATFORM_NAME:
+    return Out.string(PlatformName);
+  case CL_PLATFORM_VENDOR:
+    return Out.string(PlatformVendor);
+  case CL_PLATFORM_EXTENSIONS: {
+    std::string S;
+    for (const auto &E : PlatformExtensions)
+      S += (S.empty() ? "" : " ") + std::string(E.Name);
+    return Out.string(S);
+  }
+  case CL_PLATFORM_EXTENSIONS_WITH_VERSION: {
+    std::vector<cl_name_version> V;
+    for (const auto &E : PlatformExtensions) {
+      cl_name_version NV{};
+      NV.version = E.Version;
+      std::strncpy(NV.name, E.Name, CL_NAME_VERSION_MAX_NAME_SIZE - 1);
+      V.push_back(NV);
+    }
+    return Out.array(V);
+  }
+  case CL_PLATFORM_ICD_SUFFIX_KHR:
+    return Out.string("clcpu");
+  case CL_PLATFORM_HOST_TIMER_RESOLUTION:
+    return Out.value<cl_ulong>(1);
+  default:
+    return unknownParam(Param);
+  }
+}
+
+} // namespace clcpu

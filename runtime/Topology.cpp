@@ -1,0 +1,196 @@
+#include "runtime/Topology.h"
+#include "runtime/Error.h"
+
+#include <hwloc.h>
+
+#include <algorithm>
+#include <fstream>
+#include <unistd.h>
+#include <thread>
+
+namespace clcpu {
+namespace {
+
+hwloc_topology_t topo(void *P) { return static_cast<hwloc_topology_t>(P); }
+
+hwloc_obj_type_t domainType(cl_device_affinity_domain D) {
+  switch (D) {
+  case CL_DEVICE_AFFINITY_DOMAIN_NUMA:
+    return HWLOC_OBJ_NUMANODE;
+  case CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE:
+    return HWLOC_OBJ_L4CACHE;
+  case CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE:
+    return HWLOC_OBJ_L3CACHE;
+  case CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE:
+    return HWLOC_OBJ_L2CACHE;
+  case CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE:
+    return HWLOC_OBJ_L1CACHE;
+  default:
+    return HWLOC_OBJ_TYPE_MAX;
+  }
+}
+
+/// "model name" from /proc/cpuinfo; hwloc's CPUModel is the same string but
+/// is absent on some virtual machines.
+std::string procCpuinfo(const char *Key) {
+  std::ifstream F("/proc/cpuinfo");
+  std::string Line;
+  while (std::getline(F, Line))
+    if (Line.rfind(Key, 0) == 0) {
+      auto Colon = Line.find(':');
+      if (Colon != std::string::npos)
+        return Line.substr(Line.find_first_not_of(" \t", Colon + 1));
+    }
+  return {};
+}
+
+} // namespace
+
+const Topology &Topology::get() {
+  static const Topology T;
+  return T;
+}
+
+Topology::Topology() {
+  hwloc_topology_t T;
+  if (hwloc_topology_init(&T) != 0 || hwloc_topology_load(T) != 0) {
+    logLine("hwloc could not read the topology; assuming a flat machine");
+    unsigned N = std::max(1u, std::thread::hardware_concurrency());
+    for (unsigned I = 0; I < N; ++I)
+      Cpus.push_back(I);
+    TotalMemory = 1ull << 30;
+    return;
+  }
+  Hwloc = T;
+  // Only the PUs this process is allowed to use (taskset, cgroups).
+  hwloc_const_cpuset_t Allowed = hwloc_topology_get_allowed_cpuset(T);
+  unsigned Idx;
+  hwloc_bitmap_foreach_begin(Idx, Allowed) Cpus.push_back(Idx);
+  hwloc_bitmap_foreach_end();
+
+  for (hwloc_obj_t N = hwloc_get_next_obj_by_type(T, HWLOC_OBJ_NUMANODE, nullptr);
+       N; N = hwloc_get_next_obj_by_type(T, HWLOC_OBJ_NUMANODE, N))
+    TotalMemory += N->attr->numanode.local_memory;
+  // Memory hot-plugged into a virtual machine can be missing from the NUMA
+  // nodes' counts; the kernel's total is the floor.
+  long Pages = sysconf(_SC_PHYS_PAGES), PageSize = sysconf(_SC_PAGESIZE);
+  if (Pages > 0 && PageSize > 0)
+    TotalMemory = std::max<std::uint64_t>(
+        TotalMemory, static_cast<std::uint64_t>(Pages) * PageSize);
+  if (!TotalMemory)
+    TotalMemory = 1ull << 30;
+
+  const hwloc_obj_type_t CacheTypes[5] = {HWLOC_OBJ_TYPE_MAX, HWLOC_OBJ_L1CACHE,
+                                          HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE,
+                                          HWLOC_OBJ_L4CACHE};
+  for (unsigned L = 1; L <= 4; ++L)
+    if (hwloc_obj_t C = hwloc_get_next_obj_by_type(T, CacheTypes[L], nullptr)) {
+      Caches[L] = C->attr->cache.size;
+      if (L == 1 && C->attr->cache.linesize)
+        CacheLine = C->attr->cache.linesize;
+    }
+
+  hwloc_obj_t Pkg = hwloc_get_next_obj_by_type(T, HWLOC_OBJ_PACKAGE, nullptr);
+  if (const char *M = Pkg ? hwloc_obj_get_info_by_name(Pkg, "CPUModel") : nullptr)
+    CpuModel = M;
+  if (const char *V = Pkg ? hwloc_obj_get_info_by_name(Pkg, "CPUVendor") : nullptr)
+    CpuVendor = V;
+  if (CpuModel.empty())
+    CpuModel = procCpuinfo("model name");
+  if (CpuVendor.empty())
+    CpuVendor = procCpuinfo("vendor_id");
+  if (CpuModel.empty())
+    CpuModel = "Unknown CPU";
+  if (CpuVendor.empty())
+    CpuVendor = "Unknown vendor";
+
+  std::ifstream Max("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
+  unsigned long KHz = 0;
+  if (Max >> KHz)
+    ClockMHz = static_cast<cl_uint>(KHz / 1000);
+  else
+    ClockMHz = static_cast<cl_uint>(std::stod("0" + procCpuinfo("cpu MHz")));
+}
+
+Topology::~Topology() {
+  if (Hwloc)
+    hwloc_topology_destroy(topo(Hwloc));
+}
+
+std::uint64_t Topology::cacheSize(unsigned Level) const {
+  return Level >= 1 && Level <= 4 ? Caches[Level] : 0;
+}
+
+std::vector<std::vector<unsigned>>
+Topology::groupsByDomain(const std::vector<unsigned> &DevCpus,
+                         cl_device_affinity_domain Domain) const {
+  std::vector<std::vector<unsigned>> Groups;
+  hwloc_obj_type_t Ty = domainType(Domain);
+  if (!Hwloc || Ty == HWLOC_OBJ_TYPE_MAX)
+    return Groups;
+  hwloc_topology_t T = topo(Hwloc);
+  for (hwloc_obj_t O = hwloc_get_next_obj_by_type(T, Ty, nullptr); O;
+       O = hwloc_get_next_obj_by_type(T, Ty, O)) {
+    std::vector<unsigned> G;
+    for (unsigned C : DevCpus)
+      if (hwloc_bitmap_isset(O->cpuset, C))
+        G.push_back(C);
+    if (!G.empty())
+      Groups.push_back(std::move(G));
+  }
+  return Groups;
+}
+
+bool Topology::bindThread(const std::vector<unsigned> &Set) const {
+  if (!Hwloc || Set.empty())
+    return false;
+  hwloc_bitmap_t B = hwloc_bitmap_alloc();
+  for (unsigned C : Set)
+    hwloc_bitmap_set(B, C);
+  bool Ok = hwloc_set_cpubind(topo(Hwloc), B, HWLOC_CPUBIND_THREAD) == 0;
+  hwloc_bitmap_free(B);
+  return Ok;
+}
+
+VectorIsa hostVectorIsa() {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
+    return VectorIsa::Avx512;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    return VectorIsa::Avx2;
+  if (__builtin_cpu_supports("avx"))
+    return VectorIsa::Avx;
+  if (__builtin_cpu_supports("sse4.2"))
+    return VectorIsa::Sse42;
+  return VectorIsa::Sse2;
+}
+
+unsigned vectorBytes(VectorIsa Isa) {
+  switch (Isa) {
+  case VectorIsa::Avx512:
+    return 64;
+  case VectorIsa::Avx2:
+  case VectorIsa::Avx:
+    return 32;
+  default:
+    return 16;
+  }
+}
+
+const char *isaName(VectorIsa Isa) {
+  switch (Isa) {
+  case VectorIsa::Avx512:
+    return "AVX-512";
+  case VectorIsa::Avx2:
+    return "AVX2";
+  case VectorIsa::Avx:
+    return "AVX";
+  case VectorIsa::Sse42:
+    return "SSE4.2";
+  default:
+    return "SSE2";
+  }
+}
+
+} // namespace clcpu

@@ -1,0 +1,126 @@
+//===- runtime/api/ContextApi.cpp - context entry points ------------------===//
+
+#include "runtime/Context.h"
+#include "runtime/Device.h"
+#include "runtime/Platform.h"
+
+using namespace clcpu;
+
+namespace {
+cl_int createContext(const cl_context_properties *properties,
+                     std::vector<Device *> Devices, ContextNotifyFn pfn_notify,
+                     void *user_data, cl_context &Out) {
+  // CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL.
+  if (!pfn_notify && user_data)
+    return fail(CL_INVALID_VALUE, "pfn_notify is NULL but user_data is not");
+  std::vector<cl_context_properties> Props;
+  if (cl_int Err = Context::parseProperties(properties, Props))
+    return Err;
+  auto *C = new Context(std::move(Devices), std::move(Props), pfn_notify,
+                        user_data);
+  Out = C->handle();
+  return CL_SUCCESS;
+}
+} // namespace
+
+CL_API_ENTRY cl_context CL_API_CALL clCreateContext(
+    const cl_context_properties *properties, cl_uint num_devices,
+    const cl_device_id *devices,
+    void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
+    void *user_data, cl_int *errcode_ret) {
+  return apiCreate<cl_context>(__func__, errcode_ret, [&](cl_context &Out) {
+    // CL_INVALID_VALUE if devices is NULL or num_devices is equal to zero.
+    if (!devices || num_devices == 0)
+      return fail(CL_INVALID_VALUE, "devices is NULL or num_devices is 0");
+    std::vector<Device *> Devs;
+    for (cl_uint I = 0; I < num_devices; ++I) {
+      // CL_INVALID_DEVICE if any device in devices is not a valid device.
+      Device *D = Device::fromHandle(devices[I]);
+      if (!D)
+        return fail(CL_INVALID_DEVICE,
+                    "devices[" + std::to_string(I) + "] is not a valid device");
+      Devs.push_back(D);
+    }
+    return createContext(properties, std::move(Devs), pfn_notify, user_data,
+                         Out);
+  });
+}
+
+CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(
+    const cl_context_properties *properties, cl_device_type device_type,
+    void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
+    void *user_data, cl_int *errcode_ret) {
+  return apiCreate<cl_context>(__func__, errcode_ret, [&](cl_context &Out) {
+    const cl_device_type Known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU |
+                                 CL_DEVICE_TYPE_GPU |
+                                 CL_DEVICE_TYPE_ACCELERATOR |
+                                 CL_DEVICE_TYPE_CUSTOM;
+    // CL_INVALID_DEVICE_TYPE if device_type is not a valid value.
+    if (device_type != CL_DEVICE_TYPE_ALL && (device_type & ~Known))
+      return fail(CL_INVALID_DEVICE_TYPE, "device_type is not a valid value");
+    std::vector<Device *> Devs;
+    if (device_type & (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT))
+      Devs = Platform::get().devices();
+    // CL_DEVICE_NOT_FOUND if no devices that match device_type and property
+    // values specified in properties are currently available.
+    if (Devs.empty())
+      return fail(CL_DEVICE_NOT_FOUND,
+                  "no device of type " + std::to_string(device_type));
+    return createContext(properties, std::move(Devs), pfn_notify, user_data,
+                         Out);
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainContext(cl_context context) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_CONTEXT if context is not a valid OpenCL context.
+    Context *C = Context::fromHandle(context);
+    if (!C)
+      return fail(CL_INVALID_CONTEXT, "context is not a valid context");
+    C->retain();
+    return CL_SUCCESS;
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context context) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_CONTEXT if context is not a valid OpenCL context.
+    Context *C = Context::fromHandle(context);
+    if (!C)
+      return fail(CL_INVALID_CONTEXT, "context is not a valid context");
+    C->release();
+    return CL_SUCCESS;
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context,
+                                                 cl_context_info param_name,
+                                                 size_t param_value_size,
+                                                 void *param_value,
+                                                 size_t *param_value_size_ret) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_CONTEXT if context is not a valid context.
+    Context *C = Context::fromHandle(context);
+    if (!C)
+      return fail(CL_INVALID_CONTEXT, "context is not a valid context");
+    return C->getInfo(param_name, InfoOut(param_value_size, param_value,
+                                          param_value_size_ret));
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetContextDestructorCallback(
+    cl_context context,
+    void(CL_CALLBACK *pfn_notify)(cl_context context, void *user_data),
+    void *user_data) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_CONTEXT if context is not a valid context.
+    Context *C = Context::fromHandle(context);
+    if (!C)
+      return fail(CL_INVALID_CONTEXT, "context is not a valid context");
+    // CL_INVALID_VALUE if pfn_notify is NULL.
+    if (!pfn_notify)
+      return fail(CL_INVALID_VALUE, "pfn_notify is NULL", C);
+    C->addDestructorCallback(pfn_notify, user_data);
+    return CL_SUCCESS;
+  });
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs every Debian package clcpu needs to build, test and run, and
+# nothing when they are all there already. Must run as root (apt-get).
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config
+  llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19 llvm-19-tools
+  opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 clinfo
+  libtbb-dev libhwloc-dev libboost-context-dev libsleef-dev
+  catch2 python3
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update
+$SUDO apt-get install -y --no-install-recommends "${missing[@]}"

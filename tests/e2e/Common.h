@@ -1,0 +1,40 @@
+#ifndef CLCPU_TESTS_E2E_COMMON_H
+#define CLCPU_TESTS_E2E_COMMON_H
+
+// Helpers for end-to-end tests: everything goes through the system ICD loader
+// (libOpenCL.so from ocl-icd); OCL_ICD_VENDORS points at the build tree.
+
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+
+#include <string>
+#include <vector>
+
+inline cl_platform_id clcpuPlatform() {
+  cl_uint N = 0;
+  if (clGetPlatformIDs(0, nullptr, &N) != CL_SUCCESS || N == 0)
+    return nullptr;
+  std::vector<cl_platform_id> Ps(N);
+  clGetPlatformIDs(N, Ps.data(), nullptr);
+  for (cl_platform_id P : Ps) {
+    char Name[64] = {};
+    clGetPlatformInfo(P, CL_PLATFORM_NAME, sizeof Name, Name, nullptr);
+    if (std::string(Name) == "clcpu")
+      return P;
+  }
+  return nullptr;
+}
+
+inline cl_device_id clcpuDevice() {
+  cl_device_id D = nullptr;
+  clGetDeviceIDs(clcpuPlatform(), CL_DEVICE_TYPE_CPU, 1, &D, nullptr);
+  return D;
+}
+
+template <typename T> T deviceInfo(cl_device_id D, cl_device_info P) {
+  T V{};
+  clGetDeviceInfo(D, P, sizeof V, &V, nullptr);
+  return V;
+}
+
+#endif
