@@ -1,6 +1,8 @@
 #include "runtime/Device.h"
 #include "runtime/Platform.h"
 #include "runtime/Topology.h"
+#include "runtime/Config.h"
+#include "scheduler/Executor.h"
 
 #include <algorithm>
 #include <cstring>
@@ -86,6 +88,17 @@ Device::~Device() {
   // A sub-device keeps its parent alive for as long as it exists.
   if (Parent)
     Parent->releaseInternal();
+}
+
+Executor &Device::executor() {
+  std::call_once(ExecutorOnce, [this] {
+    unsigned Threads = config().NumThreads ? config().NumThreads
+                                           : static_cast<unsigned>(Cpus.size());
+    std::vector<unsigned> Set = Cpus;
+    Exec = &Executor::shared(Cpus, Threads,
+                             [Set] { Topology::get().bindThread(Set); });
+  });
+  return *Exec;
 }
 
 cl_device_affinity_domain Device::affinityDomains() const {
@@ -329,11 +342,11 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
     return Out.value<cl_bool>(CL_TRUE);
   case CL_DEVICE_AVAILABLE:
     return Out.value<cl_bool>(CL_TRUE);
-  // The compiler joins with the compiler issue; until then clBuildProgram
-  // must answer CL_COMPILER_NOT_AVAILABLE, and so the device says so.
+  // clBuildProgram/clCompileProgram/clLinkProgram compile and link OpenCL C
+  // in process (compiler/).
   case CL_DEVICE_COMPILER_AVAILABLE:
   case CL_DEVICE_LINKER_AVAILABLE:
-    return Out.value<cl_bool>(CL_FALSE);
+    return Out.value<cl_bool>(CL_TRUE);
   case CL_DEVICE_EXECUTION_CAPABILITIES:
     return Out.value<cl_device_exec_capabilities>(CL_EXEC_KERNEL);
   case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
@@ -412,7 +425,10 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
     return Out.value<size_t>(0);
   case CL_DEVICE_SVM_CAPABILITIES:
-    return Out.value<cl_device_svm_capabilities>(0);
+    // The CPU shares the host's address space: any host pointer is usable.
+    return Out.value<cl_device_svm_capabilities>(
+        CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+        CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS);
   case CL_DEVICE_MAX_PIPE_ARGS:
   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
   case CL_DEVICE_PIPE_MAX_PACKET_SIZE:

@@ -4,10 +4,13 @@
 #include "runtime/Info.h"
 #include "runtime/Object.h"
 
+#include <mutex>
 #include <string>
 #include <vector>
 
 namespace clcpu {
+
+class Executor;
 
 /// A CPU device: the whole machine (root device) or a set of its cores
 /// (sub-device from clCreateSubDevices). Everything it reports is computed
@@ -46,6 +49,11 @@ public:
   /// Affinity domains this device can be split by (bit set).
   cl_device_affinity_domain affinityDomains() const;
 
+  /// Runs this device's commands (scheduler/Executor.h): created on first
+  /// use, one worker per core (CLCPU_NUM_THREADS overrides), workers pinned
+  /// to cpus(). Shared by devices with the same cores; never destroyed.
+  Executor &executor();
+
 private:
   Device(Platform *P, Device *Parent, std::vector<unsigned> Cpus,
          std::vector<cl_device_partition_property> PartitionType);
@@ -58,6 +66,8 @@ private:
   std::vector<unsigned> Cpus;
   std::vector<cl_device_partition_property> PartitionType;
   std::string Name;
+  std::once_flag ExecutorOnce;
+  Executor *Exec = nullptr;
 };
 
 } // namespace clcpu

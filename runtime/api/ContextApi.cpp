@@ -124,3 +124,43 @@ CL_API_ENTRY cl_int CL_API_CALL clSetContextDestructorCallback(
     return CL_SUCCESS;
   });
 }
+
+CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(
+    cl_context context, cl_mem_flags flags, cl_mem_object_type image_type,
+    cl_uint num_entries, cl_image_format *image_formats,
+    cl_uint *num_image_formats) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_CONTEXT if context is not a valid context.
+    Context *C = Context::fromHandle(context);
+    if (!C)
+      return fail(CL_INVALID_CONTEXT, "context is not a valid context");
+    // CL_INVALID_VALUE if flags or image_type are not valid, or if
+    // num_entries is 0 and image_formats is not NULL.
+    const cl_mem_flags KnownFlags =
+        CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
+        CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR |
+        CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS |
+        CL_MEM_KERNEL_READ_AND_WRITE;
+    if (flags & ~KnownFlags)
+      return fail(CL_INVALID_VALUE, "flags has unknown bits", C);
+    switch (image_type) {
+    case CL_MEM_OBJECT_IMAGE1D:
+    case CL_MEM_OBJECT_IMAGE1D_BUFFER:
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+    case CL_MEM_OBJECT_IMAGE2D:
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+    case CL_MEM_OBJECT_IMAGE3D:
+      break;
+    default:
+      return fail(CL_INVALID_VALUE, "image_type is not an image type", C);
+    }
+    if (num_entries == 0 && image_formats)
+      return fail(CL_INVALID_VALUE,
+                  "num_entries is 0 but image_formats is not NULL", C);
+    // The device reports CL_DEVICE_IMAGE_SUPPORT = CL_FALSE: no format is
+    // supported for any image type.
+    if (num_image_formats)
+      *num_image_formats = 0;
+    return CL_SUCCESS;
+  });
+}

@@ -110,3 +110,24 @@ TEST_CASE("4.4: pfn_notify receives the reason of a context's error",
   CHECK(Msgs[0].find("pfn_notify") != std::string::npos);
   clReleaseContext(C);
 }
+
+TEST_CASE("5.3.2: no image formats while images are not supported",
+          "[context][image]") {
+  cl_device_id D = clcpuDevice();
+  REQUIRE(deviceInfo<cl_bool>(D, CL_DEVICE_IMAGE_SUPPORT) == CL_FALSE);
+  cl_context C = clCreateContext(nullptr, 1, &D, nullptr, nullptr, nullptr);
+  REQUIRE(C);
+  cl_uint N = 99;
+  CHECK(clGetSupportedImageFormats(C, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D,
+                                   0, nullptr, &N) == CL_SUCCESS);
+  CHECK(N == 0);
+  cl_image_format F;
+  CHECK(clGetSupportedImageFormats(C, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D,
+                                   0, &F, &N) == CL_INVALID_VALUE);
+  CHECK(clGetSupportedImageFormats(C, CL_MEM_READ_ONLY, CL_MEM_OBJECT_BUFFER,
+                                   1, &F, &N) == CL_INVALID_VALUE);
+  CHECK(clGetSupportedImageFormats(nullptr, CL_MEM_READ_ONLY,
+                                   CL_MEM_OBJECT_IMAGE2D, 1, &F, &N) ==
+        CL_INVALID_CONTEXT);
+  clReleaseContext(C);
+}

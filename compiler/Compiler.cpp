@@ -1,0 +1,96 @@
+//===- compiler/Compiler.cpp - build options
+//--------------------------------===//
+//
+// Parsing of the clBuildProgram option string (OpenCL 3.0 API spec, 5.8.6
+// "Compiler Options"). No LLVM headers here.
+
+#include "compiler/Compiler.h"
+
+#include <set>
+
+namespace clcpu::compiler {
+
+namespace {
+std::vector<std::string> tokenize(const std::string &Text) {
+  std::vector<std::string> Out;
+  std::string Cur;
+  bool InToken = false, Quoted = false;
+  for (char C : Text) {
+    if (C == '"') {
+      Quoted = !Quoted;
+      InToken = true;
+      continue;
+    }
+    if (!Quoted && (C == ' ' || C == '\t' || C == '\n' || C == '\r')) {
+      if (InToken)
+        Out.push_back(Cur);
+      Cur.clear();
+      InToken = false;
+      continue;
+    }
+    Cur += C;
+    InToken = true;
+  }
+  if (InToken)
+    Out.push_back(Cur);
+  return Out;
+}
+} // namespace
+
+bool parseOptions(const std::string &Text, Options &Out, std::string &Error) {
+  // Options Clang's cc1 understands under the same name.
+  static const std::set<std::string> PassThrough = {
+      "-cl-single-precision-constant",
+      "-cl-fp32-correctly-rounded-divide-sqrt",
+      "-cl-mad-enable",
+      "-cl-no-signed-zeros",
+      "-cl-unsafe-math-optimizations",
+      "-cl-finite-math-only",
+      "-cl-fast-relaxed-math",
+      "-cl-uniform-work-group-size",
+      "-w",
+      "-Werror",
+  };
+  // Accepted, with no effect on a CPU (denormals are kept; no sub-groups).
+  static const std::set<std::string> Ignored = {
+      "-cl-denorms-are-zero", "-cl-strict-aliasing", "-cl-no-subgroup-ifp"};
+  static const std::set<std::string> Standards = {"CL1.0", "CL1.1", "CL1.2",
+                                                  "CL2.0", "CL3.0"};
+  Out = Options();
+  std::vector<std::string> Tok = tokenize(Text);
+  for (size_t I = 0; I < Tok.size(); ++I) {
+    const std::string &T = Tok[I];
+    if (T == "-D" || T == "-I") {
+      if (I + 1 == Tok.size()) {
+        Error = "option " + T + " needs an argument";
+        return false;
+      }
+      Out.ClangArgs.push_back(T + Tok[++I]);
+    } else if ((T.rfind("-D", 0) == 0 || T.rfind("-I", 0) == 0) &&
+               T.size() > 2) {
+      Out.ClangArgs.push_back(T);
+    } else if (T.rfind("-cl-std=", 0) == 0) {
+      std::string V = T.substr(8);
+      if (!Standards.count(V)) {
+        Error = "unknown OpenCL C version in " + T;
+        return false;
+      }
+      Out.ClStd = V;
+    } else if (T == "-cl-kernel-arg-info") {
+      Out.KernelArgInfo = true;
+      Out.ClangArgs.push_back(T);
+    } else if (T == "-cl-opt-disable") {
+      Out.OptDisable = true;
+    } else if (PassThrough.count(T)) {
+      Out.ClangArgs.push_back(T);
+    } else if (Ignored.count(T)) {
+      // nothing
+    } else {
+      Error = "unknown build option '" + T + "'";
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace clcpu::compiler

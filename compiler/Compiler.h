@@ -1,0 +1,111 @@
+#ifndef CLCPU_COMPILER_COMPILER_H
+#define CLCPU_COMPILER_COMPILER_H
+
+// The kernel compiler's interface to the runtime: OpenCL C source and build
+// options in, work-group functions (one per kernel) out. No LLVM or Clang
+// header is visible from here.
+
+#include "compiler/WorkGroupContext.h"
+
+#include <CL/cl.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clcpu::compiler {
+
+/// OpenCL C address-space numbers as in kernel_arg_addr_space metadata.
+enum ArgAddressSpace : unsigned {
+  ArgPrivate = 0,
+  ArgGlobal = 1,
+  ArgConstant = 2,
+  ArgLocal = 3,
+};
+
+struct ArgInfo {
+  unsigned AddressSpace = ArgPrivate;
+  std::string AccessQual; // "none", "read_only", ...
+  std::string TypeName;   // "float*", "float4", "S"
+  std::string TypeQual;   // "const volatile restrict"
+  std::string Name;       // empty without -cl-kernel-arg-info
+  /// Bytes clSetKernelArg expects: sizeof(cl_mem) for buffers, the value's
+  /// size for private arguments, 0 for __local (any non-zero size).
+  size_t Size = 0;
+  bool isPointer() const {
+    return AddressSpace == ArgGlobal || AddressSpace == ArgConstant;
+  }
+};
+
+struct KernelInfo {
+  std::string Name;
+  std::vector<ArgInfo> Args;
+  size_t ReqdWorkGroupSize[3] = {0, 0, 0}; // all 0 if not given
+  std::string Attributes;
+  /// Bytes of __local variables declared in the kernel's body.
+  size_t LocalMemSize = 0;
+  /// Built with -cl-kernel-arg-info (argument names are known).
+  bool ArgInfoAvailable = false;
+  WorkGroupFn Fn = nullptr;
+};
+
+/// Build options parsed from the clBuildProgram string.
+struct Options {
+  std::vector<std::string> ClangArgs; // -D/-I/-w/-Werror/-cl-* for cc1
+  std::string ClStd = "CL1.2";
+  bool KernelArgInfo = false;
+  bool OptDisable = false;
+};
+
+/// Splits and checks \p Text; false (with \p Error) for an unknown or
+/// malformed option: CL_INVALID_BUILD_OPTIONS.
+bool parseOptions(const std::string &Text, Options &Out, std::string &Error);
+
+class JitSession;
+
+/// A built program: kernels with their work-group functions, valid as long as
+/// this object lives (it owns the JIT).
+struct CompiledProgram {
+  CompiledProgram();
+  ~CompiledProgram();
+  std::vector<KernelInfo> Kernels;
+  size_t GlobalVariableTotalSize = 0;
+  std::unique_ptr<JitSession> Jit;
+};
+
+/// Compiles and links \p Source for the host CPU. Returns CL_SUCCESS,
+/// CL_INVALID_BUILD_OPTIONS or CL_BUILD_PROGRAM_FAILURE; diagnostics (with
+/// file:line:col) are appended to \p Log either way. Thread-safe.
+cl_int build(const std::string &Source, const std::string &OptionText,
+             std::string &Log, std::unique_ptr<CompiledProgram> &Out);
+
+/// An embedded header for clCompileProgram: the name #include uses, and
+/// its text.
+struct Header {
+  std::string Name;
+  std::string Source;
+};
+
+/// clCompileProgram: \p Source (with \p Headers) → a compiled object (LLVM
+/// bitcode in \p Object). CL_SUCCESS, CL_INVALID_COMPILER_OPTIONS or
+/// CL_COMPILE_PROGRAM_FAILURE; diagnostics go to \p Log.
+cl_int compile(const std::string &Source, const std::string &OptionText,
+               const std::vector<Header> &Headers, std::string &Log,
+               std::string &Object);
+
+/// clLinkProgram: compiled objects and libraries → an executable, or with
+/// -create-library (\p IsLibrary set) a library in \p Library.
+/// CL_SUCCESS, CL_INVALID_LINKER_OPTIONS or CL_LINK_PROGRAM_FAILURE.
+cl_int link(const std::vector<std::string> &Objects,
+            const std::string &OptionText, std::string &Log,
+            std::unique_ptr<CompiledProgram> &Out, bool &IsLibrary,
+            std::string &Library);
+
+/// For tests: the optimized module's textual IR after work-group function
+/// generation (empty on failure, with the reason in \p Log).
+std::string optimizedIR(const std::string &Source,
+                        const std::string &OptionText, std::string &Log);
+
+} // namespace clcpu::compiler
+
+#endif

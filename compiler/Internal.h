@@ -1,0 +1,38 @@
+#ifndef CLCPU_COMPILER_INTERNAL_H
+#define CLCPU_COMPILER_INTERNAL_H
+
+// Interfaces between the compiler's stages (Frontend → WorkGroupFunction →
+// Jit). Only the compiler's own .cpp files include this.
+
+#include "compiler/Compiler.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+class TargetMachine;
+} // namespace llvm
+
+namespace clcpu::compiler {
+
+/// OpenCL C → unoptimized LLVM IR for the host, with in-process Clang.
+/// nullptr on error; diagnostics (file:line:col) are appended to \p Log.
+std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &Ctx,
+                                            const std::string &Source,
+                                            const Options &Opts,
+                                            const std::vector<Header> &Headers,
+                                            std::string &Log);
+
+/// Reads the kernels' argument metadata into \p Kernels, generates
+/// `wg_<kernel>` for each and runs the optimization pipeline for \p TM.
+/// False (with the reason in \p Log) if some kernel cannot be compiled.
+bool lowerKernels(llvm::Module &M, llvm::TargetMachine &TM, const Options &Opts,
+                  std::vector<KernelInfo> &Kernels, size_t &GlobalVarSize,
+                  std::string &Log);
+
+} // namespace clcpu::compiler
+
+#endif

@@ -1,0 +1,510 @@
+//===- compiler/WorkGroupFunction.cpp - kernels to work-group functions ---===//
+//
+// For each kernel K this generates
+//
+//   void wg_K(void **Args, const WorkGroupContext *Ctx)
+//
+// which loops over the work-group's local ids (z, y, x; x innermost) and
+// calls an always-inline copy of K's body in which every work-item function
+// (get_global_id, get_local_size, ...) is replaced by IR computed from the
+// loop induction variables and Ctx. The O3 pipeline then vectorizes the
+// x-loop for the host CPU.
+
+#include "compiler/Internal.h"
+
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DataLayout.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/IR/ReplaceConstant.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/DynamicLibrary.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/IPO/AlwaysInliner.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+
+#include <functional>
+
+using namespace llvm;
+
+namespace clcpu::compiler {
+
+namespace {
+
+// WorkGroupContext word indices (compiler/WorkGroupContext.h).
+enum : unsigned {
+  WGroupId = 0,
+  WLocalSize = 3,
+  WGlobalOffset = 6,
+  WGlobalSize = 9,
+  WNumGroups = 12,
+  WWorkDim = 15,
+  WLocalMem = 16,
+};
+
+/// The unmangled name of an Itanium-mangled free function (`_Z13get_global_idj`
+/// → "get_global_id"); the name itself if it is not mangled.
+StringRef baseName(StringRef N) {
+  if (!N.consume_front("_Z"))
+    return N;
+  unsigned Len = 0;
+  size_t Digits = 0;
+  while (Digits < N.size() && isdigit(static_cast<unsigned char>(N[Digits])))
+    Len = Len * 10 + (N[Digits++] - '0');
+  if (!Digits || Digits + Len > N.size())
+    return N;
+  return N.substr(Digits, Len);
+}
+
+unsigned mdInt(MDNode *N, unsigned I) {
+  return static_cast<unsigned>(
+      mdconst::extract<ConstantInt>(N->getOperand(I))->getZExtValue());
+}
+std::string mdStr(MDNode *N, unsigned I) {
+  if (auto *S = dyn_cast<MDString>(N->getOperand(I)))
+    return S->getString().str();
+  return "";
+}
+
+bool isKernel(const Function &F) {
+  return !F.isDeclaration() && F.getCallingConv() == CallingConv::SPIR_KERNEL;
+}
+
+/// Floating-point math builtins with an LLVM intrinsic of the same meaning
+/// (and, for sin/exp/..., a libm call after scalarization): overloaded on
+/// scalar and vector types, so they survive vectorization. A stopgap until
+/// the builtin library lands; other builtins are reported as unsupported.
+void lowerMathBuiltins(Module &M) {
+  static const std::pair<const char *, Intrinsic::ID> Map[] = {
+      {"sqrt", Intrinsic::sqrt},   {"fabs", Intrinsic::fabs},
+      {"floor", Intrinsic::floor}, {"ceil", Intrinsic::ceil},
+      {"trunc", Intrinsic::trunc}, {"rint", Intrinsic::rint},
+      {"round", Intrinsic::round}, {"fma", Intrinsic::fma},
+      {"mad", Intrinsic::fmuladd}, {"fmin", Intrinsic::minnum},
+      {"fmax", Intrinsic::maxnum}, {"copysign", Intrinsic::copysign},
+      {"sin", Intrinsic::sin},     {"cos", Intrinsic::cos},
+      {"exp", Intrinsic::exp},     {"exp2", Intrinsic::exp2},
+      {"log", Intrinsic::log},     {"log2", Intrinsic::log2},
+      {"log10", Intrinsic::log10}, {"pow", Intrinsic::pow},
+  };
+  for (Function &F : M) {
+    if (!F.isDeclaration() || !F.getName().starts_with("_Z"))
+      continue;
+    StringRef Name = baseName(F.getName());
+    Type *Ty = F.getReturnType();
+    if (!Ty->isFPOrFPVectorTy())
+      continue;
+    bool SameTypes = F.arg_size() > 0;
+    for (const Argument &A : F.args())
+      SameTypes &= A.getType() == Ty;
+    if (!SameTypes)
+      continue;
+    for (auto [N, ID] : Map) {
+      if (Name != N)
+        continue;
+      Function *Intr = Intrinsic::getDeclaration(&M, ID, {Ty});
+      if (Intr->getFunctionType()->getNumParams() != F.arg_size())
+        break;
+      F.replaceAllUsesWith(Intr);
+      break;
+    }
+  }
+}
+
+/// Replaces the work-item function calls in \p Body, whose last four
+/// parameters are (ctx, lx, ly, lz). False if the body calls barrier().
+bool replaceWorkItemCalls(Function &Body, std::string &BarrierName) {
+  LLVMContext &C = Body.getContext();
+  Type *I64 = Type::getInt64Ty(C), *I32 = Type::getInt32Ty(C);
+  unsigned N = Body.arg_size();
+  Value *Ctx = Body.getArg(N - 4);
+  Value *Lid[3] = {Body.getArg(N - 3), Body.getArg(N - 2), Body.getArg(N - 1)};
+  MDNode *Invariant = MDNode::get(C, {});
+
+  for (Instruction &I : make_early_inc_range(instructions(Body))) {
+    auto *CI = dyn_cast<CallInst>(&I);
+    if (!CI || !CI->getCalledFunction())
+      continue;
+    StringRef Name = baseName(CI->getCalledFunction()->getName());
+    if (Name == "barrier" || Name == "work_group_barrier") {
+      BarrierName = Name.str();
+      return false;
+    }
+    IRBuilder<> B(CI);
+    auto Word = [&](unsigned W) -> Value * {
+      auto *L = B.CreateLoad(I64, B.CreateConstInBoundsGEP1_64(I64, Ctx, W));
+      L->setMetadata(LLVMContext::MD_invariant_load, Invariant);
+      return L;
+    };
+    // Dimension-indexed query: out-of-range dimensions give \p Default.
+    auto PerDim = [&](std::function<Value *(unsigned)> Get,
+                      uint64_t Default) -> Value * {
+      Value *D = B.CreateZExtOrTrunc(CI->getArgOperand(0), I32);
+      Value *R = ConstantInt::get(I64, Default);
+      for (int Dim = 2; Dim >= 0; --Dim)
+        R = B.CreateSelect(B.CreateICmpEQ(D, B.getInt32(Dim)), Get(Dim), R);
+      return R;
+    };
+    auto GlobalId = [&](unsigned D) {
+      return B.CreateAdd(
+          B.CreateAdd(B.CreateMul(Word(WGroupId + D), Word(WLocalSize + D)),
+                      Lid[D]),
+          Word(WGlobalOffset + D));
+    };
+    Value *R = nullptr;
+    if (Name == "get_global_id")
+      R = PerDim(GlobalId, 0);
+    else if (Name == "get_local_id")
+      R = PerDim([&](unsigned D) { return Lid[D]; }, 0);
+    else if (Name == "get_group_id")
+      R = PerDim([&](unsigned D) { return Word(WGroupId + D); }, 0);
+    else if (Name == "get_local_size" || Name == "get_enqueued_local_size")
+      R = PerDim([&](unsigned D) { return Word(WLocalSize + D); }, 1);
+    else if (Name == "get_global_offset")
+      R = PerDim([&](unsigned D) { return Word(WGlobalOffset + D); }, 0);
+    else if (Name == "get_global_size")
+      R = PerDim([&](unsigned D) { return Word(WGlobalSize + D); }, 1);
+    else if (Name == "get_num_groups")
+      R = PerDim([&](unsigned D) { return Word(WNumGroups + D); }, 1);
+    else if (Name == "get_work_dim") {
+      auto *L =
+          B.CreateLoad(I32, B.CreateConstInBoundsGEP1_64(I64, Ctx, WWorkDim));
+      L->setMetadata(LLVMContext::MD_invariant_load, Invariant);
+      R = L;
+    } else if (Name == "get_local_linear_id") {
+      R = B.CreateAdd(
+          B.CreateMul(
+              B.CreateAdd(B.CreateMul(Lid[2], Word(WLocalSize + 1)), Lid[1]),
+              Word(WLocalSize)),
+          Lid[0]);
+    } else if (Name == "get_global_linear_id") {
+      Value *G[3];
+      for (unsigned D = 0; D < 3; ++D)
+        G[D] = B.CreateSub(GlobalId(D), Word(WGlobalOffset + D));
+      R = B.CreateAdd(
+          B.CreateMul(
+              B.CreateAdd(B.CreateMul(G[2], Word(WGlobalSize + 1)), G[1]),
+              Word(WGlobalSize)),
+          G[0]);
+    }
+    if (!R)
+      continue;
+    CI->replaceAllUsesWith(B.CreateZExtOrTrunc(R, CI->getType()));
+    CI->eraseFromParent();
+  }
+  return true;
+}
+
+/// Fills \p K from the kernel's metadata. False if the IR signature does not
+/// map one-to-one onto the OpenCL arguments.
+bool readKernelInfo(Function &F, const DataLayout &DL, KernelInfo &K,
+                    std::string &Log) {
+  K.Name = F.getName().str();
+  MDNode *AS = F.getMetadata("kernel_arg_addr_space");
+  MDNode *Access = F.getMetadata("kernel_arg_access_qual");
+  MDNode *Ty = F.getMetadata("kernel_arg_type");
+  MDNode *Qual = F.getMetadata("kernel_arg_type_qual");
+  MDNode *Names = F.getMetadata("kernel_arg_name");
+  unsigned N = AS ? AS->getNumOperands() : 0;
+  K.ArgInfoAvailable = Names != nullptr;
+  if (N != F.arg_size()) {
+    Log += "error: kernel '" + K.Name +
+           "': argument passing convention not supported\n";
+    return false;
+  }
+  for (unsigned I = 0; I < N; ++I) {
+    ArgInfo A;
+    A.AddressSpace = mdInt(AS, I);
+    A.AccessQual = Access ? mdStr(Access, I) : "none";
+    A.TypeName = Ty ? mdStr(Ty, I) : "";
+    A.TypeQual = Qual ? mdStr(Qual, I) : "";
+    A.Name = Names && I < Names->getNumOperands() ? mdStr(Names, I) : "";
+    Argument *Arg = F.getArg(I);
+    if (A.AddressSpace == ArgLocal)
+      A.Size = 0;
+    else if (A.isPointer())
+      A.Size = sizeof(void *);
+    else if (Type *BV = F.getParamByValType(I))
+      A.Size = DL.getTypeAllocSize(BV);
+    else
+      A.Size = DL.getTypeAllocSize(Arg->getType());
+    K.Args.push_back(std::move(A));
+  }
+  std::string Attrs;
+  if (MDNode *R = F.getMetadata("reqd_work_group_size")) {
+    for (unsigned D = 0; D < 3; ++D)
+      K.ReqdWorkGroupSize[D] = mdInt(R, D);
+    Attrs += "reqd_work_group_size(" + std::to_string(mdInt(R, 0)) + "," +
+             std::to_string(mdInt(R, 1)) + "," + std::to_string(mdInt(R, 2)) +
+             ")";
+  }
+  if (MDNode *H = F.getMetadata("work_group_size_hint")) {
+    if (!Attrs.empty())
+      Attrs += " ";
+    Attrs += "work_group_size_hint(" + std::to_string(mdInt(H, 0)) + "," +
+             std::to_string(mdInt(H, 1)) + "," + std::to_string(mdInt(H, 2)) +
+             ")";
+  }
+  K.Attributes = Attrs;
+  return true;
+}
+
+/// `wg_<K>`: loads the arguments, loops over local ids, calls \p Body.
+void emitWorkGroupFunction(Module &M, Function &Kernel, Function &Body,
+                           const KernelInfo &K) {
+  LLVMContext &C = M.getContext();
+  Type *I64 = Type::getInt64Ty(C);
+  PointerType *Ptr = PointerType::getUnqual(C);
+  auto *FT = FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr}, false);
+  Function *WG =
+      Function::Create(FT, GlobalValue::ExternalLinkage, "wg_" + K.Name, M);
+  for (const char *A : {"target-cpu", "target-features"})
+    if (Kernel.hasFnAttribute(A))
+      WG->addFnAttr(Kernel.getFnAttribute(A));
+  WG->addFnAttr(Attribute::NoUnwind);
+  WG->addParamAttr(0, Attribute::NoAlias);
+  WG->addParamAttr(0, Attribute::ReadOnly);
+  WG->addParamAttr(1, Attribute::NoAlias);
+  WG->addParamAttr(1, Attribute::ReadOnly);
+  Value *ArgsArr = WG->getArg(0), *Ctx = WG->getArg(1);
+  MDNode *Invariant = MDNode::get(C, {});
+
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", WG);
+  IRBuilder<> B(Entry);
+  SmallVector<Value *, 16> CallArgs;
+  for (unsigned I = 0; I < Kernel.arg_size(); ++I) {
+    auto *Slot =
+        B.CreateLoad(Ptr, B.CreateConstInBoundsGEP1_64(Ptr, ArgsArr, I));
+    Slot->setMetadata(LLVMContext::MD_invariant_load, Invariant);
+    if (Kernel.getParamByValType(I))
+      CallArgs.push_back(Slot);
+    else
+      CallArgs.push_back(B.CreateLoad(Kernel.getArg(I)->getType(), Slot));
+  }
+  CallArgs.push_back(Ctx);
+  Value *Size[3];
+  for (unsigned D = 0; D < 3; ++D) {
+    auto *L = B.CreateLoad(
+        I64, B.CreateConstInBoundsGEP1_64(I64, Ctx, WLocalSize + D));
+    L->setMetadata(LLVMContext::MD_invariant_load, Invariant);
+    Size[D] = L;
+  }
+  // Bottom-tested loops: the runtime guarantees every local size is >= 1.
+  BasicBlock *ZHead = BasicBlock::Create(C, "z", WG);
+  BasicBlock *YHead = BasicBlock::Create(C, "y", WG);
+  BasicBlock *XBody = BasicBlock::Create(C, "x", WG);
+  BasicBlock *YLatch = BasicBlock::Create(C, "y.latch", WG);
+  BasicBlock *ZLatch = BasicBlock::Create(C, "z.latch", WG);
+  BasicBlock *Exit = BasicBlock::Create(C, "exit", WG);
+  B.CreateBr(ZHead);
+
+  B.SetInsertPoint(ZHead);
+  PHINode *Z = B.CreatePHI(I64, 2, "lz");
+  Z->addIncoming(B.getInt64(0), Entry);
+  B.CreateBr(YHead);
+
+  B.SetInsertPoint(YHead);
+  PHINode *Y = B.CreatePHI(I64, 2, "ly");
+  Y->addIncoming(B.getInt64(0), ZHead);
+  B.CreateBr(XBody);
+
+  B.SetInsertPoint(XBody);
+  PHINode *X = B.CreatePHI(I64, 2, "lx");
+  X->addIncoming(B.getInt64(0), YHead);
+  SmallVector<Value *, 16> Full(CallArgs);
+  Full.append({X, Y, Z});
+  B.CreateCall(&Body, Full);
+  Value *XN = B.CreateAdd(X, B.getInt64(1), "lx.next", true, true);
+  X->addIncoming(XN, XBody);
+  B.CreateCondBr(B.CreateICmpULT(XN, Size[0]), XBody, YLatch);
+
+  B.SetInsertPoint(YLatch);
+  Value *YN = B.CreateAdd(Y, B.getInt64(1), "ly.next", true, true);
+  Y->addIncoming(YN, YLatch);
+  B.CreateCondBr(B.CreateICmpULT(YN, Size[1]), YHead, ZLatch);
+
+  B.SetInsertPoint(ZLatch);
+  Value *ZN = B.CreateAdd(Z, B.getInt64(1), "lz.next", true, true);
+  Z->addIncoming(ZN, ZLatch);
+  B.CreateCondBr(B.CreateICmpULT(ZN, Size[2]), ZHead, Exit);
+
+  B.SetInsertPoint(Exit);
+  B.CreateRetVoid();
+}
+
+/// Bytes of internal, uninitialized, writable globals named "<kernel>.<var>":
+/// how Clang emits __local variables declared in a kernel on this target.
+bool isKernelLocalVariable(const GlobalVariable &G, StringRef Kernel) {
+  return G.hasInternalLinkage() && !G.isConstant() && G.hasInitializer() &&
+         isa<UndefValue>(G.getInitializer()) &&
+         G.getName().starts_with((Kernel + ".").str());
+}
+
+void runPipeline(Module &M, TargetMachine &TM, bool Full) {
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PipelineTuningOptions PTO;
+  PTO.LoopVectorization = Full;
+  PTO.SLPVectorization = Full;
+  PassBuilder PB(&TM, PTO);
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  ModulePassManager MPM;
+  if (Full)
+    MPM = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
+  else
+    MPM.addPass(AlwaysInlinerPass());
+  MPM.run(M, MAM);
+}
+
+} // namespace
+
+bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,
+                  std::vector<KernelInfo> &Kernels, size_t &GlobalVarSize,
+                  std::string &Log) {
+  M.setDataLayout(TM.createDataLayout());
+  const DataLayout &DL = M.getDataLayout();
+
+  // A program is a closed world: every helper inlines into the kernels and
+  // disappears; the kernels are replaced by their work-group functions.
+  SmallVector<Function *, 8> KernelFns;
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    if (isKernel(F)) {
+      KernelFns.push_back(&F);
+      continue;
+    }
+    F.removeFnAttr(Attribute::NoInline);
+    F.removeFnAttr(Attribute::OptimizeNone);
+    F.addFnAttr(Attribute::AlwaysInline);
+    F.setLinkage(GlobalValue::InternalLinkage);
+  }
+  runPipeline(M, TM, /*Full=*/false);
+  lowerMathBuiltins(M);
+
+  bool Ok = true;
+  for (Function *F : KernelFns) {
+    KernelInfo K;
+    if (!readKernelInfo(*F, DL, K, Log)) {
+      Ok = false;
+      continue;
+    }
+    // __local variables: offsets into the work-group's local block.
+    SmallVector<std::pair<GlobalVariable *, uint64_t>, 4> Locals;
+    for (GlobalVariable &G : M.globals())
+      if (isKernelLocalVariable(G, K.Name)) {
+        uint64_t Align =
+            std::max<uint64_t>(G.getAlign().valueOrOne().value(),
+                               DL.getPrefTypeAlign(G.getValueType()).value());
+        K.LocalMemSize = alignTo(K.LocalMemSize, std::max<uint64_t>(Align, 16));
+        Locals.push_back({&G, K.LocalMemSize});
+        K.LocalMemSize += DL.getTypeAllocSize(G.getValueType());
+      }
+
+    // Body: K's code with (ctx, lx, ly, lz) appended to its parameters.
+    LLVMContext &C = M.getContext();
+    SmallVector<Type *, 16> Params(F->getFunctionType()->params());
+    Params.push_back(PointerType::getUnqual(C));
+    for (int I = 0; I < 3; ++I)
+      Params.push_back(Type::getInt64Ty(C));
+    Function *Body =
+        Function::Create(FunctionType::get(Type::getVoidTy(C), Params, false),
+                         GlobalValue::InternalLinkage, K.Name + ".body", M);
+    ValueToValueMapTy VMap;
+    for (unsigned I = 0; I < F->arg_size(); ++I)
+      VMap[F->getArg(I)] = Body->getArg(I);
+    SmallVector<ReturnInst *, 4> Returns;
+    CloneFunctionInto(Body, F, VMap, CloneFunctionChangeType::LocalChangesOnly,
+                      Returns);
+    Body->setCallingConv(CallingConv::C);
+    Body->clearMetadata();
+    Body->removeFnAttr(Attribute::NoInline);
+    Body->addFnAttr(Attribute::AlwaysInline);
+    if (!Locals.empty()) {
+      // Each launch (and, later, each worker) has its own local block: the
+      // variables' uses become offsets from WorkGroupContext::LocalMem.
+      IRBuilder<> B(&*Body->getEntryBlock().getFirstInsertionPt());
+      Value *Ctx = Body->getArg(Body->arg_size() - 4);
+      Type *I8 = Type::getInt8Ty(C);
+      auto *Base = B.CreateLoad(
+          PointerType::getUnqual(C),
+          B.CreateConstInBoundsGEP1_64(Type::getInt64Ty(C), Ctx, WLocalMem));
+      Base->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(C, {}));
+      for (auto [G, Offset] : Locals) {
+        convertUsersOfConstantsToInstructions({G}, Body);
+        Value *Addr = B.CreateConstInBoundsGEP1_64(I8, Base, Offset);
+        G->replaceUsesWithIf(Addr, [&](Use &U) {
+          auto *I = dyn_cast<Instruction>(U.getUser());
+          return I && I->getFunction() == Body;
+        });
+      }
+    }
+    std::string Barrier;
+    if (!replaceWorkItemCalls(*Body, Barrier)) {
+      Log += "error: kernel '" + K.Name + "' calls " + Barrier +
+             "(): work-group barriers are not supported yet by clcpu\n";
+      Ok = false;
+      continue;
+    }
+    emitWorkGroupFunction(M, *F, *Body, K);
+    F->setLinkage(GlobalValue::InternalLinkage);
+    Kernels.push_back(std::move(K));
+  }
+  if (!Ok)
+    return false;
+
+  GlobalVarSize = 0;
+  for (const GlobalVariable &G : M.globals()) {
+    if (G.isDeclaration() || G.isConstant() || G.getName().starts_with("llvm."))
+      continue;
+    bool Local = false;
+    for (const KernelInfo &K : Kernels)
+      Local |= isKernelLocalVariable(G, K.Name);
+    if (!Local)
+      GlobalVarSize += DL.getTypeAllocSize(G.getValueType());
+  }
+
+  std::string VerifyMsg;
+  raw_string_ostream VOS(VerifyMsg);
+  if (verifyModule(M, &VOS)) {
+    Log += "internal error: invalid work-group function IR: " + VOS.str();
+    return false;
+  }
+  runPipeline(M, TM, /*Full=*/true);
+  (void)Opts;
+
+  // Every OpenCL builtin left as a declaration has no implementation yet.
+  for (const Function &F : M) {
+    if (!F.isDeclaration() || F.isIntrinsic() || F.use_empty())
+      continue;
+    if (F.getName().starts_with("_Z")) {
+      Log += "error: builtin function '" + baseName(F.getName()).str() + "' (" +
+             F.getName().str() + ") is not supported yet by clcpu\n";
+      Ok = false;
+    } else if (!sys::DynamicLibrary::SearchForAddressOfSymbol(
+                   F.getName().str())) {
+      // Neither defined by the program nor a C library function the code
+      // generator may call (memcpy, sinf, ...).
+      Log += "error: undefined function '" + F.getName().str() + "'\n";
+      Ok = false;
+    }
+  }
+  return Ok;
+}
+
+} // namespace clcpu::compiler

@@ -1,0 +1,110 @@
+#ifndef CLCPU_RUNTIME_COMMANDQUEUE_H
+#define CLCPU_RUNTIME_COMMANDQUEUE_H
+
+#include "runtime/Info.h"
+#include "runtime/Object.h"
+
+#include <functional>
+#include <mutex>
+#include <span>
+#include <vector>
+
+namespace clcpu {
+
+class Executor;
+
+/// A host command-queue (in-order or out-of-order, optionally profiling).
+///
+/// Commands are scheduled as soon as they are enqueued (clFlush has nothing
+/// left to do): each command's event counts the events it waits for, and
+/// runs on the device's executor when that count reaches zero. In-order
+/// queues make each command wait for the previous one; out-of-order queues
+/// only for barriers (and markers with an empty wait list wait for every
+/// earlier command).
+///
+/// Thread-safe: `Lock` guards the list of unfinished commands. Lock order:
+/// queue, then event; never a driver lock while calling application code.
+class CommandQueue
+    : public Object<CommandQueue, _cl_command_queue, ObjectKind::Queue> {
+public:
+  CommandQueue(Context *C, Device *D, cl_command_queue_properties Props,
+               std::vector<cl_queue_properties> PropArray);
+  ~CommandQueue() override;
+
+  Context *context() const { return Ctx; }
+  Device *device() const { return Dev; }
+  bool profiling() const { return Props & CL_QUEUE_PROFILING_ENABLE; }
+  bool outOfOrder() const {
+    return Props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+  }
+  Executor &executor() const { return *Exec; }
+
+  /// Validates the wait list (spec errors, logged via fail with the
+  /// context), creates the command's event, and schedules Work to run on a
+  /// worker thread once the wait list and (in-order) earlier commands are
+  /// complete. Work returns CL_SUCCESS or a negative error code, which
+  /// becomes the event's final status. If EventOut is non-null it receives a
+  /// new event handle the application owns. If Blocking, waits until the
+  /// command completes and returns CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+  /// if a wait-list event failed, or the command's own error.
+  cl_int enqueue(cl_command_type Type, cl_uint NumEvents,
+                 const cl_event *WaitList, cl_event *EventOut, bool Blocking,
+                 std::function<cl_int()> Work);
+
+  /// How a command orders itself against other commands of this queue.
+  enum class Sync {
+    None,    ///< only its wait list (and, in order, the previous command)
+    Marker,  ///< with an empty wait list: every earlier command
+    Barrier, ///< every earlier command, and every later one waits for it
+  };
+  /// The checks of every clEnqueue* wait list; on success \p Out holds the
+  /// events.
+  cl_int checkWaitList(cl_uint NumEvents, const cl_event *WaitList,
+                       std::vector<Event *> &Out) const;
+  /// `enqueue` after the wait list was checked.
+  cl_int enqueueChecked(cl_command_type Type, std::span<Event *const> Waits,
+                        Sync S, cl_event *EventOut, bool Blocking,
+                        std::function<cl_int()> Work);
+
+  /// clFlush: commands are scheduled when enqueued; markers and barriers
+  /// ready at once wait in the executor for a waiting thread or a worker:
+  /// make sure a worker runs them.
+  cl_int flush();
+  /// clFinish: waits for every command enqueued so far.
+  cl_int finish();
+
+  cl_int getInfo(cl_command_queue_info Param, InfoOut Out) const;
+
+  /// Parses a clCreateCommandQueueWithProperties list (may be NULL).
+  static cl_int parseProperties(const cl_queue_properties *List,
+                                cl_command_queue_properties &Bits,
+                                std::vector<cl_queue_properties> &Array,
+                                Context *C);
+  /// Checks a properties bit-field against what \p D supports.
+  static cl_int checkPropertyBits(cl_command_queue_properties Bits, Context *C);
+
+  /// "clReleaseCommandQueue performs an implicit flush".
+  void onLastExternalRelease();
+  /// Called by an event of this queue when its command finished.
+  void commandFinished(Event *E);
+
+private:
+  Context *Ctx;
+  Device *Dev;
+  cl_command_queue_properties Props;
+  std::vector<cl_queue_properties> PropArray;
+  Executor *Exec;
+
+  std::mutex Lock;
+  // Out-of-order queues: unfinished commands, oldest first, each
+  // referenced (an intrusive list through Event::PendingPrev/PendingNext),
+  // and the newest unfinished barrier (in the list).
+  Event *PendingHead = nullptr, *PendingTail = nullptr;
+  Event *LastBarrier = nullptr;
+  // In-order queues: the newest command (referenced; may have finished).
+  Event *Last = nullptr;
+};
+
+} // namespace clcpu
+
+#endif

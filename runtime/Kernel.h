@@ -1,0 +1,80 @@
+#ifndef CLCPU_RUNTIME_KERNEL_H
+#define CLCPU_RUNTIME_KERNEL_H
+
+// Kernel objects (OpenCL 3.0 API spec, 5.9 "Kernel Objects") and their
+// execution (5.10 "Executing Kernels").
+
+#include "compiler/Compiler.h"
+#include "runtime/Info.h"
+#include "runtime/Mem.h"
+#include "runtime/Object.h"
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace clcpu {
+
+class CommandQueue;
+
+/// One NDRange: what clEnqueueNDRangeKernel checked, with every dimension
+/// filled (unused ones: size 1, offset 0).
+struct NDRange {
+  cl_uint Dims = 1;
+  size_t Offset[3] = {0, 0, 0};
+  size_t Global[3] = {1, 1, 1};
+  size_t Local[3] = {1, 1, 1};
+};
+
+/// A kernel of a built program plus its argument values. Holds a driver
+/// reference on its program (and through it on the JIT'd code). Thread-safe:
+/// `Lock` guards the argument values; a launch copies them.
+class Kernel : public Object<Kernel, _cl_kernel, ObjectKind::Kernel> {
+public:
+  Kernel(Program *P, std::shared_ptr<const compiler::CompiledProgram> Exe,
+         const compiler::KernelInfo &Info);
+  ~Kernel() override;
+
+  Program *program() const { return Prog; }
+  Context *context() const;
+  const compiler::KernelInfo &info() const { return Info; }
+
+  /// clSetKernelArg after the handle check.
+  cl_int setArg(cl_uint Index, size_t Size, const void *Value);
+  /// True if every argument has a value (else \p Missing is the first one).
+  bool argsComplete(cl_uint &Missing) const;
+
+  /// Largest work-group this kernel runs with on \p D.
+  size_t maxWorkGroupSize(const Device *D) const;
+  /// Picks a local size for a NULL local_work_size: divides the global size,
+  /// prefers multiples of 16 in dimension 0, stays within \p MaxTotal.
+  static void chooseLocalSize(NDRange &R, size_t MaxTotal);
+
+  /// Schedules every work-group of \p R on \p Q with the current argument
+  /// values.
+  cl_int enqueue(CommandQueue *Q, cl_command_type Type, const NDRange &R,
+                 cl_uint NumEvents, const cl_event *WaitList, cl_event *Event);
+
+  cl_int getInfo(cl_kernel_info Param, InfoOut Out) const;
+  cl_int getWorkGroupInfo(const Device *D, cl_kernel_work_group_info Param,
+                          InfoOut Out) const;
+  cl_int getArgInfo(cl_uint Index, cl_kernel_arg_info Param, InfoOut Out) const;
+
+private:
+  struct ArgValue {
+    bool Set = false;
+    std::vector<unsigned char> Bytes; // private arguments
+    MemRef Buffer;                    // buffers (may be null)
+    size_t LocalSize = 0;             // __local arguments
+  };
+
+  Program *Prog;
+  std::shared_ptr<const compiler::CompiledProgram> Exe;
+  const compiler::KernelInfo &Info;
+  mutable std::mutex Lock; // guards Args
+  std::vector<ArgValue> Args;
+};
+
+} // namespace clcpu
+
+#endif

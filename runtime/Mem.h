@@ -1,0 +1,193 @@
+#ifndef CLCPU_RUNTIME_MEM_H
+#define CLCPU_RUNTIME_MEM_H
+
+// Memory objects (OpenCL 3.0 API spec, 5.2 "Buffer Objects" and 5.5 "Memory
+// Objects"): buffers and sub-buffers. Images are not supported.
+
+#include "runtime/Info.h"
+#include "runtime/Object.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace clcpu {
+
+using MemDestructorFn = void(CL_CALLBACK *)(cl_mem, void *);
+
+/// A buffer or sub-buffer. The bytes live in host memory: the application's
+/// own memory for CL_MEM_USE_HOST_PTR (zero copy), otherwise an allocation
+/// aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN. A sub-buffer is a window into
+/// its parent and holds a driver reference on it; every memory object holds
+/// one on its context. Thread-safe: immutable after creation except the
+/// reference counts, the map records and the destructor callbacks, which
+/// have their own mutex.
+class Mem : public Object<Mem, _cl_mem, ObjectKind::Mem> {
+public:
+  /// Base alignment of every allocation, in bytes
+  /// (CL_DEVICE_MEM_BASE_ADDR_ALIGN is this in bits); sub-buffer origins must
+  /// be multiples of it.
+  static constexpr size_t BaseAlign = 128;
+
+  /// Checks the clCreateBuffer arguments against context \p Ctx and creates
+  /// the buffer (one application reference). \p Props is the property list
+  /// as given to clCreateBufferWithProperties (empty if NULL or
+  /// clCreateBuffer).
+  static cl_int createBuffer(Context *Ctx, cl_mem_flags Flags, size_t Size,
+                             void *HostPtr,
+                             std::vector<cl_mem_properties> Props, Mem *&Out);
+  /// clCreateSubBuffer of this buffer with a CL_BUFFER_CREATE_TYPE_REGION.
+  cl_int createSubBuffer(cl_mem_flags Flags, const cl_buffer_region &Region,
+                         Mem *&Out);
+
+  ~Mem() override;
+
+  /// Base address of the object's bytes (for a sub-buffer: parent + offset).
+  void *data() const { return Data; }
+  size_t size() const { return Size; }
+  /// The flags as the application gave them (plus, for a sub-buffer, those
+  /// inherited from the parent): what CL_MEM_FLAGS reports.
+  cl_mem_flags flags() const { return Flags; }
+  Context *context() const { return Ctx; }
+  Mem *parent() const { return Parent; }
+  size_t offset() const { return Offset; }
+  bool isSubBuffer() const { return Parent != nullptr; }
+
+  /// Host-access rules of CL_MEM_HOST_{READ,WRITE}_ONLY / HOST_NO_ACCESS.
+  bool hostMayRead() const {
+    return !(Flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS));
+  }
+  bool hostMayWrite() const {
+    return !(Flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS));
+  }
+
+  /// clSetMemObjectDestructorCallback: run in reverse order of registration
+  /// just before the memory is freed.
+  void addDestructorCallback(MemDestructorFn Fn, void *UserData);
+
+  /// clEnqueueMapBuffer: records one mapping of [Off, Off+Len) and returns the
+  /// pointer into the buffer (zero copy, constant time).
+  void *map(size_t Off, size_t Len);
+  /// clEnqueueUnmapMemObject: forgets one mapping returned at \p Ptr; false
+  /// if \p Ptr is not a live mapping of this object.
+  bool unmap(void *Ptr);
+  cl_uint mapCount() const;
+
+  cl_int getInfo(cl_mem_info Param, InfoOut Out) const;
+
+  /// The smallest CL_DEVICE_MAX_MEM_ALLOC_SIZE is enough: larger sizes are
+  /// invalid "for all devices in context" only above the largest one.
+  static cl_ulong maxAllocSize(const Context *Ctx);
+
+private:
+  Mem(Context *Ctx, Mem *Parent, cl_mem_flags Flags, size_t Size, size_t Offset,
+      void *Data, bool Owned, void *HostPtr,
+      std::vector<cl_mem_properties> Props);
+
+  Context *Ctx;
+  Mem *Parent;
+  cl_mem_flags Flags;
+  size_t Size;
+  size_t Offset;
+  void *Data;
+  bool Owned;    // Data was allocated by us (and is freed by us)
+  bool Mapped;   // Data came from mmap (else posix_memalign)
+  void *HostPtr; // CL_MEM_HOST_PTR
+  std::vector<cl_mem_properties> Props;
+
+  mutable std::mutex Lock; // guards Maps, MapCount and DestructorCallbacks
+  std::unordered_map<void *, cl_uint> Maps;
+  cl_uint MapCount = 0;
+  std::vector<std::pair<MemDestructorFn, void *>> DestructorCallbacks;
+};
+
+/// A driver reference on a memory object, for a command's lifetime. Copyable
+/// so it can live inside a std::function.
+class MemRef {
+public:
+  MemRef() = default;
+  explicit MemRef(Mem *M) : M(M) {
+    if (M)
+      M->retainInternal();
+  }
+  MemRef(const MemRef &O) : MemRef(O.M) {}
+  MemRef(MemRef &&O) noexcept : M(std::exchange(O.M, nullptr)) {}
+  MemRef &operator=(MemRef O) {
+    std::swap(M, O.M);
+    return *this;
+  }
+  ~MemRef() {
+    if (M)
+      M->releaseInternal();
+  }
+  Mem *get() const { return M; }
+  Mem *operator->() const { return M; }
+
+private:
+  Mem *M = nullptr;
+};
+
+//===----------------------------------------------------------------------===//
+// Argument checks and byte movers shared by the buffer commands; plain
+// functions so they are unit-testable without a queue.
+//===----------------------------------------------------------------------===//
+
+/// Checks the clCreateBuffer flags alone (conflicts, unknown bits).
+cl_int checkBufferFlags(cl_mem_flags Flags, Context *Ctx = nullptr);
+
+/// One side of a rectangular copy: origin in bytes/rows/slices and pitches.
+/// `resolve` applies the spec's defaults (0 pitch = tightly packed) and
+/// checks the pitch rules; `extent` is one past the last byte touched.
+struct RectSide {
+  size_t Origin[3];
+  size_t RowPitch;
+  size_t SlicePitch;
+
+  /// \p What names the side in the failure reason ("buffer", "host", ...).
+  cl_int resolve(const size_t Region[3], const char *What,
+                 Context *Ctx = nullptr);
+  size_t start() const {
+    return Origin[2] * SlicePitch + Origin[1] * RowPitch + Origin[0];
+  }
+  size_t extent(const size_t Region[3]) const {
+    return start() + (Region[2] - 1) * SlicePitch + (Region[1] - 1) * RowPitch +
+           Region[0];
+  }
+};
+
+/// CL_INVALID_VALUE if any region component is 0.
+cl_int checkRegion(const size_t *Region, Context *Ctx = nullptr);
+
+/// Copies a Region[0] x Region[1] x Region[2] box of bytes.
+void copyRect(char *Dst, const RectSide &DstSide, const char *Src,
+              const RectSide &SrcSide, const size_t Region[3]);
+
+/// True if the bytes touched by the two boxes (absolute addresses \p A and
+/// \p B as bases) intersect. Exact, row by row.
+bool rectsOverlap(const char *A, const RectSide &ASide, const char *B,
+                  const RectSide &BSide, const size_t Region[3]);
+
+/// True if [A, A+N) and [B, B+N) intersect.
+inline bool rangesOverlap(const void *A, const void *B, size_t N) {
+  auto X = reinterpret_cast<uintptr_t>(A), Y = reinterpret_cast<uintptr_t>(B);
+  return N && X < Y + N && Y < X + N;
+}
+
+/// Fills [Dst, Dst+Size) with copies of the PatternSize-byte \p Pattern.
+void fillPattern(void *Dst, size_t Size, const void *Pattern,
+                 size_t PatternSize);
+
+/// A fill pattern size is one of 1, 2, 4, ..., 128.
+inline bool validPatternSize(size_t N) {
+  return N && N <= 128 && (N & (N - 1)) == 0;
+}
+
+/// clEnqueueMapBuffer / clEnqueueSVMMap map_flags check.
+cl_int checkMapFlags(cl_map_flags Flags, Context *Ctx = nullptr);
+
+} // namespace clcpu
+
+#endif

@@ -1,0 +1,333 @@
+//===- runtime/api/KernelApi.cpp - kernel entry points (5.9, 5.10) --------===//
+
+#include "runtime/CommandQueue.h"
+#include "runtime/Context.h"
+#include "runtime/Device.h"
+#include "runtime/Kernel.h"
+#include "runtime/Program.h"
+
+#include <cstring>
+#include <limits>
+
+using namespace clcpu;
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program,
+                                                  const char *kernel_name,
+                                                  cl_int *errcode_ret) {
+  return apiCreate<cl_kernel>(__func__, errcode_ret, [&](cl_kernel &Out) {
+    // CL_INVALID_PROGRAM if program is not a valid program object.
+    Program *P = Program::fromHandle(program);
+    if (!P)
+      return fail(CL_INVALID_PROGRAM, "program is not a valid program");
+    // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
+    // executable for program.
+    auto Exe = P->executable();
+    if (!Exe)
+      return fail(CL_INVALID_PROGRAM_EXECUTABLE,
+                  "the program has no successfully built executable",
+                  P->context());
+    // CL_INVALID_VALUE if kernel_name is NULL.
+    if (!kernel_name)
+      return fail(CL_INVALID_VALUE, "kernel_name is NULL", P->context());
+    for (const compiler::KernelInfo &K : Exe->Kernels)
+      if (K.Name == kernel_name) {
+        Out = (new Kernel(P, Exe, K))->handle();
+        return CL_SUCCESS;
+      }
+    // CL_INVALID_KERNEL_NAME if kernel_name is not found in program.
+    return fail(CL_INVALID_KERNEL_NAME,
+                std::string("no kernel named '") + kernel_name + "'",
+                P->context());
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clCreateKernelsInProgram(cl_program program, cl_uint num_kernels,
+                         cl_kernel *kernels, cl_uint *num_kernels_ret) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_PROGRAM if program is not a valid program object.
+    Program *P = Program::fromHandle(program);
+    if (!P)
+      return fail(CL_INVALID_PROGRAM, "program is not a valid program");
+    // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
+    // executable for any device in program.
+    auto Exe = P->executable();
+    if (!Exe)
+      return fail(CL_INVALID_PROGRAM_EXECUTABLE,
+                  "the program has no successfully built executable",
+                  P->context());
+    cl_uint N = static_cast<cl_uint>(Exe->Kernels.size());
+    // CL_INVALID_VALUE if kernels is not NULL and num_kernels is less than
+    // the number of kernels in program.
+    if (kernels && num_kernels < N)
+      return fail(CL_INVALID_VALUE,
+                  "num_kernels is less than the " + std::to_string(N) +
+                      " kernels",
+                  P->context());
+    if (kernels)
+      for (cl_uint I = 0; I < N; ++I)
+        kernels[I] = (new Kernel(P, Exe, Exe->Kernels[I]))->handle();
+    if (num_kernels_ret)
+      *num_kernels_ret = N;
+    return CL_SUCCESS;
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_KERNEL if kernel is not a valid kernel object.
+    Kernel *K = Kernel::fromHandle(kernel);
+    if (!K)
+      return fail(CL_INVALID_KERNEL, "kernel is not a valid kernel");
+    K->retain();
+    return CL_SUCCESS;
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_KERNEL if kernel is not a valid kernel object.
+    Kernel *K = Kernel::fromHandle(kernel);
+    if (!K)
+      return fail(CL_INVALID_KERNEL, "kernel is not a valid kernel");
+    K->release();
+    return CL_SUCCESS;
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel,
+                                               cl_uint arg_index,
+                                               size_t arg_size,
+                                               const void *arg_value) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_KERNEL if kernel is not a valid kernel object.
+    Kernel *K = Kernel::fromHandle(kernel);
+    if (!K)
+      return fail(CL_INVALID_KERNEL, "kernel is not a valid kernel");
+    return K->setArg(arg_index, arg_size, arg_value);
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel,
+                                                cl_kernel_info param_name,
+                                                size_t param_value_size,
+                                                void *param_value,
+                                                size_t *param_value_size_ret) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_KERNEL if kernel is not a valid kernel object.
+    Kernel *K = Kernel::fromHandle(kernel);
+    if (!K)
+      return fail(CL_INVALID_KERNEL, "kernel is not a valid kernel");
+    return K->getInfo(param_name, InfoOut(param_value_size, param_value,
+                                          param_value_size_ret));
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(
+    cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info param_name,
+    size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_KERNEL if kernel is a not a valid kernel object.
+    Kernel *K = Kernel::fromHandle(kernel);
+    if (!K)
+      return fail(CL_INVALID_KERNEL, "kernel is not a valid kernel");
+    const auto &Devs = K->context()->devices();
+    Device *D = nullptr;
+    if (!device) {
+      // CL_INVALID_DEVICE if device is NULL but there is more than one
+      // device associated with kernel.
+      if (Devs.size() != 1)
+        return fail(CL_INVALID_DEVICE,
+                    "device is NULL but the kernel has several devices",
+                    K->context());
+      D = Devs.front();
+    } else {
+      // CL_INVALID_DEVICE if device is not in the list of devices
+      // associated with kernel.
+      D = Device::fromHandle(device);
+      if (!D || !K->context()->hasDevice(D))
+        return fail(CL_INVALID_DEVICE, "device is not a device of the kernel",
+                    K->context());
+    }
+    return K->getWorkGroupInfo(
+        D, param_name,
+        InfoOut(param_value_size, param_value, param_value_size_ret));
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(
+    cl_kernel kernel, cl_uint arg_index, cl_kernel_arg_info param_name,
+    size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_KERNEL if kernel is a not a valid kernel object.
+    Kernel *K = Kernel::fromHandle(kernel);
+    if (!K)
+      return fail(CL_INVALID_KERNEL, "kernel is not a valid kernel");
+    return K->getArgInfo(
+        arg_index, param_name,
+        InfoOut(param_value_size, param_value, param_value_size_ret));
+  });
+}
+
+namespace {
+/// The checks of clEnqueueNDRangeKernel (also clEnqueueTask), then the
+/// launch.
+cl_int enqueueNDRange(cl_command_queue command_queue, cl_kernel kernel,
+                      cl_uint work_dim, const size_t *global_work_offset,
+                      const size_t *global_work_size,
+                      const size_t *local_work_size,
+                      cl_uint num_events_in_wait_list,
+                      const cl_event *event_wait_list, cl_event *event,
+                      cl_command_type Type) {
+  // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
+  // command-queue.
+  CommandQueue *Q = CommandQueue::fromHandle(command_queue);
+  if (!Q)
+    return fail(CL_INVALID_COMMAND_QUEUE,
+                "command_queue is not a valid command-queue");
+  Context *C = Q->context();
+  // CL_INVALID_KERNEL if kernel is not a valid kernel object.
+  Kernel *K = Kernel::fromHandle(kernel);
+  if (!K)
+    return fail(CL_INVALID_KERNEL, "kernel is not a valid kernel", C);
+  // CL_INVALID_CONTEXT if context associated with command_queue and kernel
+  // are not the same.
+  if (K->context() != C)
+    return fail(CL_INVALID_CONTEXT,
+                "the kernel and the queue have different contexts", C);
+  // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built program
+  // executable available for device associated with command_queue.
+  if (!K->info().Fn)
+    return fail(CL_INVALID_PROGRAM_EXECUTABLE,
+                "the kernel has no executable code", C);
+  // CL_INVALID_KERNEL_ARGS if the kernel argument values have not been
+  // specified.
+  cl_uint Missing = 0;
+  if (!K->argsComplete(Missing))
+    return fail(CL_INVALID_KERNEL_ARGS,
+                "argument " + std::to_string(Missing) + " of kernel '" +
+                    K->info().Name + "' has no value",
+                C);
+  // CL_INVALID_WORK_DIMENSION if work_dim is not a valid value (i.e. a value
+  // between 1 and CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS).
+  if (work_dim < 1 || work_dim > 3)
+    return fail(CL_INVALID_WORK_DIMENSION,
+                "work_dim " + std::to_string(work_dim) + " is not 1, 2 or 3",
+                C);
+  // CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL or if any of the
+  // values specified in global_work_size[0], ...
+  // global_work_size[work_dim - 1] are 0.
+  if (!global_work_size)
+    return fail(CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL", C);
+  NDRange R;
+  R.Dims = work_dim;
+  for (cl_uint D = 0; D < work_dim; ++D) {
+    if (global_work_size[D] == 0)
+      return fail(CL_INVALID_GLOBAL_WORK_SIZE,
+                  "global_work_size[" + std::to_string(D) + "] is 0", C);
+    R.Global[D] = global_work_size[D];
+    R.Offset[D] = global_work_offset ? global_work_offset[D] : 0;
+    // CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size +
+    // the corresponding values in global_work_offset for any dimensions is
+    // greater than the maximum value representable by size_t on the device.
+    if (R.Offset[D] > std::numeric_limits<size_t>::max() - R.Global[D])
+      return fail(CL_INVALID_GLOBAL_OFFSET,
+                  "global_work_offset[" + std::to_string(D) +
+                      "] + global_work_size overflows size_t",
+                  C);
+  }
+  size_t MaxGroup = K->maxWorkGroupSize(Q->device());
+  const size_t *Reqd = K->info().ReqdWorkGroupSize;
+  bool HasReqd = Reqd[0] != 0;
+  if (local_work_size) {
+    size_t Total = 1;
+    for (cl_uint D = 0; D < work_dim; ++D) {
+      R.Local[D] = local_work_size[D];
+      // A work-group with no work-item in some dimension is not a valid
+      // work-group size.
+      if (R.Local[D] == 0)
+        return fail(CL_INVALID_WORK_GROUP_SIZE,
+                    "local_work_size[" + std::to_string(D) + "] is 0", C);
+      // CL_INVALID_WORK_ITEM_SIZE if the number of work-items specified in
+      // any of local_work_size[0], ... local_work_size[work_dim - 1] is
+      // greater than the corresponding values specified by
+      // CL_DEVICE_MAX_WORK_ITEM_SIZES[0], ...
+      if (R.Local[D] > MaxGroup)
+        return fail(CL_INVALID_WORK_ITEM_SIZE,
+                    "local_work_size[" + std::to_string(D) +
+                        "] exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES",
+                    C);
+      // CL_INVALID_WORK_GROUP_SIZE if ... the global_work_size is not evenly
+      // divisible by the local_work_size (clcpu does not support non-uniform
+      // work-groups yet).
+      if (R.Global[D] % R.Local[D] != 0)
+        return fail(CL_INVALID_WORK_GROUP_SIZE,
+                    "global_work_size[" + std::to_string(D) +
+                        "] is not a multiple of local_work_size",
+                    C);
+      // CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and does
+      // not match the required work-group size for kernel in the program
+      // source.
+      if (HasReqd && R.Local[D] != Reqd[D])
+        return fail(CL_INVALID_WORK_GROUP_SIZE,
+                    "local_work_size does not match reqd_work_group_size", C);
+      Total *= R.Local[D];
+    }
+    // CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and the
+    // total number of work-items in the work-group computed as
+    // local_work_size[0] * ... local_work_size[work_dim - 1] is greater than
+    // the value specified by CL_KERNEL_WORK_GROUP_SIZE.
+    if (Total > MaxGroup)
+      return fail(CL_INVALID_WORK_GROUP_SIZE,
+                  "the work-group has " + std::to_string(Total) +
+                      " work-items, more than CL_KERNEL_WORK_GROUP_SIZE",
+                  C);
+  } else if (HasReqd) {
+    for (cl_uint D = 0; D < work_dim; ++D) {
+      R.Local[D] = Reqd[D];
+      // CL_INVALID_WORK_GROUP_SIZE if local_work_size is NULL and the
+      // reqd_work_group_size attribute is used to declare the work-group size
+      // for kernel in the program source and the global size is not a
+      // multiple of it (no non-uniform work-groups).
+      if (R.Global[D] % R.Local[D] != 0)
+        return fail(CL_INVALID_WORK_GROUP_SIZE,
+                    "global_work_size is not a multiple of "
+                    "reqd_work_group_size",
+                    C);
+    }
+  } else {
+    Kernel::chooseLocalSize(R, MaxGroup);
+  }
+  return K->enqueue(Q, Type, R, num_events_in_wait_list, event_wait_list,
+                    event);
+}
+} // namespace
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
+    cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+    const size_t *global_work_offset, const size_t *global_work_size,
+    const size_t *local_work_size, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event) {
+  return apiCall(__func__, [&] {
+    return enqueueNDRange(command_queue, kernel, work_dim, global_work_offset,
+                          global_work_size, local_work_size,
+                          num_events_in_wait_list, event_wait_list, event,
+                          CL_COMMAND_NDRANGE_KERNEL);
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue,
+                                              cl_kernel kernel,
+                                              cl_uint num_events_in_wait_list,
+                                              const cl_event *event_wait_list,
+                                              cl_event *event) {
+  return apiCall(__func__, [&] {
+    // "clEnqueueTask is equivalent to calling clEnqueueNDRangeKernel with
+    // work_dim set to 1, global_work_offset set to NULL, global_work_size[0]
+    // set to 1, and local_work_size[0] set to 1."
+    const size_t One = 1;
+    return enqueueNDRange(command_queue, kernel, 1, nullptr, &One, &One,
+                          num_events_in_wait_list, event_wait_list, event,
+                          CL_COMMAND_TASK);
+  });
+}

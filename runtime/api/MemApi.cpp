@@ -1,0 +1,615 @@
+//===- runtime/api/MemApi.cpp - buffer entry points -----------------------===//
+//
+// OpenCL 3.0 API spec 5.2 "Buffer Objects" and 5.5 "Memory Objects".
+
+#include "runtime/CommandQueue.h"
+#include "runtime/Context.h"
+#include "runtime/Mem.h"
+
+#include <array>
+#include <cstring>
+
+using namespace clcpu;
+
+namespace {
+cl_int createBuffer(cl_context context, const cl_mem_properties *properties,
+                    cl_mem_flags flags, size_t size, void *host_ptr,
+                    cl_mem &Out) {
+  // CL_INVALID_CONTEXT if context is not a valid context.
+  Context *C = Context::fromHandle(context);
+  if (!C)
+    return fail(CL_INVALID_CONTEXT, "context is not a valid context");
+  std::vector<cl_mem_properties> Props;
+  if (properties) {
+    // CL_INVALID_PROPERTY if a property name in properties is not a supported
+    // property name (no buffer properties are supported).
+    if (properties[0] != 0)
+      return fail(
+          CL_INVALID_PROPERTY,
+          "unsupported buffer property " + std::to_string(properties[0]), C);
+    Props.push_back(0);
+  }
+  Mem *M = nullptr;
+  if (cl_int Err =
+          Mem::createBuffer(C, flags, size, host_ptr, std::move(Props), M))
+    return Err;
+  Out = M->handle();
+  return CL_SUCCESS;
+}
+} // namespace
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context context,
+                                               cl_mem_flags flags, size_t size,
+                                               void *host_ptr,
+                                               cl_int *errcode_ret) {
+  return apiCreate<cl_mem>(__func__, errcode_ret, [&](cl_mem &Out) {
+    return createBuffer(context, nullptr, flags, size, host_ptr, Out);
+  });
+}
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateBufferWithProperties(
+    cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
+    size_t size, void *host_ptr, cl_int *errcode_ret) {
+  return apiCreate<cl_mem>(__func__, errcode_ret, [&](cl_mem &Out) {
+    return createBuffer(context, properties, flags, size, host_ptr, Out);
+  });
+}
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(
+    cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type buffer_create_type,
+    const void *buffer_create_info, cl_int *errcode_ret) {
+  return apiCreate<cl_mem>(__func__, errcode_ret, [&](cl_mem &Out) {
+    // CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object or is a
+    // sub-buffer object.
+    Mem *M = Mem::fromHandle(buffer);
+    if (!M)
+      return fail(CL_INVALID_MEM_OBJECT, "buffer is not a valid buffer");
+    if (M->isSubBuffer())
+      return fail(CL_INVALID_MEM_OBJECT, "buffer is a sub-buffer",
+                  M->context());
+    // CL_INVALID_VALUE if the value specified in buffer_create_type is not
+    // valid.
+    if (buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION)
+      return fail(CL_INVALID_VALUE,
+                  "buffer_create_type is not CL_BUFFER_CREATE_TYPE_REGION",
+                  M->context());
+    // CL_INVALID_VALUE if value(s) specified in buffer_create_info (for a
+    // given buffer_create_type) is not valid or if buffer_create_info is NULL.
+    if (!buffer_create_info)
+      return fail(CL_INVALID_VALUE, "buffer_create_info is NULL", M->context());
+    Mem *Sub = nullptr;
+    if (cl_int Err = M->createSubBuffer(
+            flags, *static_cast<const cl_buffer_region *>(buffer_create_info),
+            Sub))
+      return Err;
+    Out = Sub->handle();
+    return CL_SUCCESS;
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_MEM_OBJECT if memobj is not a valid memory object.
+    Mem *M = Mem::fromHandle(memobj);
+    if (!M)
+      return fail(CL_INVALID_MEM_OBJECT, "memobj is not a valid memory object");
+    M->retain();
+    return CL_SUCCESS;
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_MEM_OBJECT if memobj is not a valid memory object.
+    Mem *M = Mem::fromHandle(memobj);
+    if (!M)
+      return fail(CL_INVALID_MEM_OBJECT, "memobj is not a valid memory object");
+    M->release();
+    return CL_SUCCESS;
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(
+    cl_mem memobj,
+    void(CL_CALLBACK *pfn_notify)(cl_mem memobj, void *user_data),
+    void *user_data) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_MEM_OBJECT if memobj is not a valid memory object.
+    Mem *M = Mem::fromHandle(memobj);
+    if (!M)
+      return fail(CL_INVALID_MEM_OBJECT, "memobj is not a valid memory object");
+    // CL_INVALID_VALUE if pfn_notify is NULL.
+    if (!pfn_notify)
+      return fail(CL_INVALID_VALUE, "pfn_notify is NULL", M->context());
+    M->addDestructorCallback(pfn_notify, user_data);
+    return CL_SUCCESS;
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(
+    cl_mem memobj, cl_mem_info param_name, size_t param_value_size,
+    void *param_value, size_t *param_value_size_ret) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_MEM_OBJECT if memobj is a not a valid memory object.
+    Mem *M = Mem::fromHandle(memobj);
+    if (!M)
+      return fail(CL_INVALID_MEM_OBJECT, "memobj is not a valid memory object");
+    return M->getInfo(param_name, InfoOut(param_value_size, param_value,
+                                          param_value_size_ret));
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Buffer commands (5.2.2 - 5.2.4, 5.5.3 - 5.5.4).
+//===----------------------------------------------------------------------===//
+
+namespace {
+CommandQueue *queueOf(cl_command_queue command_queue) {
+  return CommandQueue::fromHandle(command_queue);
+}
+
+/// The checks every buffer command starts with: a valid queue, a valid buffer
+/// (\p What names the argument), the same context.
+cl_int queueAndBuffer(cl_command_queue Queue, cl_mem Buffer, const char *What,
+                      CommandQueue *&Q, Mem *&M) {
+  // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
+  // command-queue.
+  Q = queueOf(Queue);
+  if (!Q)
+    return fail(CL_INVALID_COMMAND_QUEUE,
+                "command_queue is not a valid command-queue");
+  // CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object.
+  M = Mem::fromHandle(Buffer);
+  if (!M)
+    return fail(CL_INVALID_MEM_OBJECT,
+                std::string(What) + " is not a valid buffer object",
+                Q->context());
+  // CL_INVALID_CONTEXT if the context associated with command_queue and
+  // buffer are not the same.
+  if (M->context() != Q->context())
+    return fail(CL_INVALID_CONTEXT,
+                std::string(What) +
+                    " and command_queue have different contexts",
+                Q->context());
+  return CL_SUCCESS;
+}
+
+bool outOfBounds(const Mem *M, size_t Offset, size_t Size) {
+  return Offset > M->size() || Size > M->size() - Offset;
+}
+
+char *bytes(const MemRef &R) { return static_cast<char *>(R->data()); }
+} // namespace
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(
+    cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
+    size_t offset, size_t size, void *ptr, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event) {
+  return apiCall(__func__, [&] {
+    CommandQueue *Q;
+    Mem *M;
+    if (cl_int Err = queueAndBuffer(command_queue, buffer, "buffer", Q, M))
+      return Err;
+    // CL_INVALID_VALUE if the region being read or written specified by
+    // (offset, size) is out of bounds or if ptr is a NULL value.
+    if (!ptr)
+      return fail(CL_INVALID_VALUE, "ptr is NULL", Q->context());
+    if (outOfBounds(M, offset, size))
+      return fail(CL_INVALID_VALUE, "(offset, size) is out of bounds",
+                  Q->context());
+    // CL_INVALID_OPERATION if clEnqueueReadBuffer is called on buffer which
+    // has been created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS.
+    if (!M->hostMayRead())
+      return fail(CL_INVALID_OPERATION,
+                  "buffer was created with CL_MEM_HOST_WRITE_ONLY or "
+                  "CL_MEM_HOST_NO_ACCESS",
+                  Q->context());
+    return Q->enqueue(CL_COMMAND_READ_BUFFER, num_events_in_wait_list,
+                      event_wait_list, event, blocking_read,
+                      [R = MemRef(M), offset, size, ptr]() -> cl_int {
+                        std::memmove(ptr, bytes(R) + offset, size);
+                        return CL_SUCCESS;
+                      });
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer,
+                     cl_bool blocking_write, size_t offset, size_t size,
+                     const void *ptr, cl_uint num_events_in_wait_list,
+                     const cl_event *event_wait_list, cl_event *event) {
+  return apiCall(__func__, [&] {
+    CommandQueue *Q;
+    Mem *M;
+    if (cl_int Err = queueAndBuffer(command_queue, buffer, "buffer", Q, M))
+      return Err;
+    // CL_INVALID_VALUE if the region being read or written specified by
+    // (offset, size) is out of bounds or if ptr is a NULL value.
+    if (!ptr)
+      return fail(CL_INVALID_VALUE, "ptr is NULL", Q->context());
+    if (outOfBounds(M, offset, size))
+      return fail(CL_INVALID_VALUE, "(offset, size) is out of bounds",
+                  Q->context());
+    // CL_INVALID_OPERATION if clEnqueueWriteBuffer is called on buffer which
+    // has been created with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS.
+    if (!M->hostMayWrite())
+      return fail(CL_INVALID_OPERATION,
+                  "buffer was created with CL_MEM_HOST_READ_ONLY or "
+                  "CL_MEM_HOST_NO_ACCESS",
+                  Q->context());
+    return Q->enqueue(CL_COMMAND_WRITE_BUFFER, num_events_in_wait_list,
+                      event_wait_list, event, blocking_write,
+                      [R = MemRef(M), offset, size, ptr]() -> cl_int {
+                        std::memmove(bytes(R) + offset, ptr, size);
+                        return CL_SUCCESS;
+                      });
+  });
+}
+
+namespace {
+/// The checks of clEnqueueReadBufferRect / clEnqueueWriteBufferRect.
+cl_int checkHostRect(CommandQueue *Q, Mem *M, const size_t *buffer_origin,
+                     const size_t *host_origin, const size_t *region,
+                     const void *ptr, RectSide &Buf, RectSide &Host) {
+  Context *C = Q->context();
+  // CL_INVALID_VALUE if buffer_origin, host_origin, or region is NULL.
+  if (!buffer_origin || !host_origin)
+    return fail(CL_INVALID_VALUE, "buffer_origin or host_origin is NULL", C);
+  // CL_INVALID_VALUE if any region array element is 0.
+  if (cl_int Err = checkRegion(region, C))
+    return Err;
+  // CL_INVALID_VALUE if ptr is a NULL value.
+  if (!ptr)
+    return fail(CL_INVALID_VALUE, "ptr is NULL", C);
+  std::memcpy(Buf.Origin, buffer_origin, sizeof Buf.Origin);
+  std::memcpy(Host.Origin, host_origin, sizeof Host.Origin);
+  if (cl_int Err = Buf.resolve(region, "buffer", C))
+    return Err;
+  if (cl_int Err = Host.resolve(region, "host", C))
+    return Err;
+  // CL_INVALID_VALUE if the region being read or written specified by
+  // (buffer_origin, region, buffer_row_pitch, buffer_slice_pitch) is out of
+  // bounds.
+  if (Buf.extent(region) > M->size())
+    return fail(CL_INVALID_VALUE, "the buffer region is out of bounds", C);
+  return CL_SUCCESS;
+}
+} // namespace
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(
+    cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
+    const size_t *buffer_origin, const size_t *host_origin,
+    const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
+    size_t host_row_pitch, size_t host_slice_pitch, void *ptr,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+    cl_event *event) {
+  return apiCall(__func__, [&] {
+    CommandQueue *Q;
+    Mem *M;
+    if (cl_int Err = queueAndBuffer(command_queue, buffer, "buffer", Q, M))
+      return Err;
+    RectSide Buf{{}, buffer_row_pitch, buffer_slice_pitch};
+    RectSide Host{{}, host_row_pitch, host_slice_pitch};
+    if (cl_int Err = checkHostRect(Q, M, buffer_origin, host_origin, region,
+                                   ptr, Buf, Host))
+      return Err;
+    // CL_INVALID_OPERATION if clEnqueueReadBufferRect is called on buffer
+    // which has been created with CL_MEM_HOST_WRITE_ONLY or
+    // CL_MEM_HOST_NO_ACCESS.
+    if (!M->hostMayRead())
+      return fail(CL_INVALID_OPERATION,
+                  "buffer was created with CL_MEM_HOST_WRITE_ONLY or "
+                  "CL_MEM_HOST_NO_ACCESS",
+                  Q->context());
+    std::array<size_t, 3> Reg{region[0], region[1], region[2]};
+    return Q->enqueue(
+        CL_COMMAND_READ_BUFFER_RECT, num_events_in_wait_list, event_wait_list,
+        event, blocking_read, [R = MemRef(M), Buf, Host, Reg, ptr]() -> cl_int {
+          copyRect(static_cast<char *>(ptr), Host, bytes(R), Buf, Reg.data());
+          return CL_SUCCESS;
+        });
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(
+    cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_write,
+    const size_t *buffer_origin, const size_t *host_origin,
+    const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
+    size_t host_row_pitch, size_t host_slice_pitch, const void *ptr,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+    cl_event *event) {
+  return apiCall(__func__, [&] {
+    CommandQueue *Q;
+    Mem *M;
+    if (cl_int Err = queueAndBuffer(command_queue, buffer, "buffer", Q, M))
+      return Err;
+    RectSide Buf{{}, buffer_row_pitch, buffer_slice_pitch};
+    RectSide Host{{}, host_row_pitch, host_slice_pitch};
+    if (cl_int Err = checkHostRect(Q, M, buffer_origin, host_origin, region,
+                                   ptr, Buf, Host))
+      return Err;
+    // CL_INVALID_OPERATION if clEnqueueWriteBufferRect is called on buffer
+    // which has been created with CL_MEM_HOST_READ_ONLY or
+    // CL_MEM_HOST_NO_ACCESS.
+    if (!M->hostMayWrite())
+      return fail(CL_INVALID_OPERATION,
+                  "buffer was created with CL_MEM_HOST_READ_ONLY or "
+                  "CL_MEM_HOST_NO_ACCESS",
+                  Q->context());
+    std::array<size_t, 3> Reg{region[0], region[1], region[2]};
+    return Q->enqueue(CL_COMMAND_WRITE_BUFFER_RECT, num_events_in_wait_list,
+                      event_wait_list, event, blocking_write,
+                      [R = MemRef(M), Buf, Host, Reg, ptr]() -> cl_int {
+                        copyRect(bytes(R), Buf, static_cast<const char *>(ptr),
+                                 Host, Reg.data());
+                        return CL_SUCCESS;
+                      });
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer,
+                    cl_mem dst_buffer, size_t src_offset, size_t dst_offset,
+                    size_t size, cl_uint num_events_in_wait_list,
+                    const cl_event *event_wait_list, cl_event *event) {
+  return apiCall(__func__, [&] {
+    CommandQueue *Q;
+    Mem *S, *D;
+    if (cl_int Err =
+            queueAndBuffer(command_queue, src_buffer, "src_buffer", Q, S))
+      return Err;
+    if (cl_int Err =
+            queueAndBuffer(command_queue, dst_buffer, "dst_buffer", Q, D))
+      return Err;
+    // CL_INVALID_VALUE if src_offset, dst_offset, size, src_offset + size or
+    // dst_offset + size require accessing elements outside the src_buffer and
+    // dst_buffer buffer objects respectively.
+    if (outOfBounds(S, src_offset, size) || outOfBounds(D, dst_offset, size))
+      return fail(CL_INVALID_VALUE, "the copy is out of bounds", Q->context());
+    // CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same buffer or
+    // sub-buffer object and the source and destination regions overlap or if
+    // src_buffer and dst_buffer are different sub-buffers of the same
+    // associated buffer object and they overlap. (Checked on the bytes
+    // themselves, which also covers a buffer and its own sub-buffer.)
+    if (rangesOverlap(static_cast<char *>(S->data()) + src_offset,
+                      static_cast<char *>(D->data()) + dst_offset, size))
+      return fail(CL_MEM_COPY_OVERLAP, "source and destination regions overlap",
+                  Q->context());
+    return Q->enqueue(CL_COMMAND_COPY_BUFFER, num_events_in_wait_list,
+                      event_wait_list, event, false,
+                      [SR = MemRef(S), DR = MemRef(D), src_offset, dst_offset,
+                       size]() -> cl_int {
+                        std::memmove(bytes(DR) + dst_offset,
+                                     bytes(SR) + src_offset, size);
+                        return CL_SUCCESS;
+                      });
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
+    cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
+    const size_t *src_origin, const size_t *dst_origin, const size_t *region,
+    size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch,
+    size_t dst_slice_pitch, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event) {
+  return apiCall(__func__, [&] {
+    CommandQueue *Q;
+    Mem *S, *D;
+    if (cl_int Err =
+            queueAndBuffer(command_queue, src_buffer, "src_buffer", Q, S))
+      return Err;
+    if (cl_int Err =
+            queueAndBuffer(command_queue, dst_buffer, "dst_buffer", Q, D))
+      return Err;
+    Context *C = Q->context();
+    // CL_INVALID_VALUE if src_origin, dst_origin, or region is NULL.
+    if (!src_origin || !dst_origin)
+      return fail(CL_INVALID_VALUE, "src_origin or dst_origin is NULL", C);
+    // CL_INVALID_VALUE if any region array element is 0.
+    if (cl_int Err = checkRegion(region, C))
+      return Err;
+    RectSide Src{{src_origin[0], src_origin[1], src_origin[2]},
+                 src_row_pitch,
+                 src_slice_pitch};
+    RectSide Dst{{dst_origin[0], dst_origin[1], dst_origin[2]},
+                 dst_row_pitch,
+                 dst_slice_pitch};
+    if (cl_int Err = Src.resolve(region, "src", C))
+      return Err;
+    if (cl_int Err = Dst.resolve(region, "dst", C))
+      return Err;
+    // CL_INVALID_VALUE if (src_origin, region, src_row_pitch,
+    // src_slice_pitch) or (dst_origin, region, dst_row_pitch,
+    // dst_slice_pitch) require accessing elements outside the src_buffer and
+    // dst_buffer buffer objects respectively.
+    if (Src.extent(region) > S->size() || Dst.extent(region) > D->size())
+      return fail(CL_INVALID_VALUE, "the copy is out of bounds", C);
+    // CL_INVALID_VALUE if src_buffer and dst_buffer are the same buffer
+    // object and src_slice_pitch is not equal to dst_slice_pitch and
+    // src_row_pitch is not equal to dst_row_pitch.
+    if (S == D && Src.SlicePitch != Dst.SlicePitch &&
+        Src.RowPitch != Dst.RowPitch)
+      return fail(CL_INVALID_VALUE,
+                  "same buffer with different row and slice pitches", C);
+    // CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same buffer or
+    // sub-buffer object and the source and destination regions overlap or if
+    // src_buffer and dst_buffer are different sub-buffers of the same
+    // associated buffer object and they overlap.
+    if (rectsOverlap(static_cast<char *>(S->data()), Src,
+                     static_cast<char *>(D->data()), Dst, region))
+      return fail(CL_MEM_COPY_OVERLAP, "source and destination regions overlap",
+                  C);
+    std::array<size_t, 3> Reg{region[0], region[1], region[2]};
+    return Q->enqueue(
+        CL_COMMAND_COPY_BUFFER_RECT, num_events_in_wait_list, event_wait_list,
+        event, false,
+        [SR = MemRef(S), DR = MemRef(D), Src, Dst, Reg]() -> cl_int {
+          copyRect(bytes(DR), Dst, bytes(SR), Src, Reg.data());
+          return CL_SUCCESS;
+        });
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer,
+                    const void *pattern, size_t pattern_size, size_t offset,
+                    size_t size, cl_uint num_events_in_wait_list,
+                    const cl_event *event_wait_list, cl_event *event) {
+  return apiCall(__func__, [&] {
+    CommandQueue *Q;
+    Mem *M;
+    if (cl_int Err = queueAndBuffer(command_queue, buffer, "buffer", Q, M))
+      return Err;
+    Context *C = Q->context();
+    // CL_INVALID_VALUE if offset or offset + size require accessing elements
+    // outside the buffer buffer object respectively.
+    if (outOfBounds(M, offset, size))
+      return fail(CL_INVALID_VALUE, "(offset, size) is out of bounds", C);
+    // CL_INVALID_VALUE if pattern is NULL or if pattern_size is 0 or if
+    // pattern_size is not one of { 1, 2, 4, 8, 16, 32, 64, 128 }.
+    if (!pattern)
+      return fail(CL_INVALID_VALUE, "pattern is NULL", C);
+    if (!validPatternSize(pattern_size))
+      return fail(CL_INVALID_VALUE,
+                  "pattern_size " + std::to_string(pattern_size) +
+                      " is not one of 1, 2, 4, ..., 128",
+                  C);
+    // CL_INVALID_VALUE if offset and size are not a multiple of pattern_size.
+    if (offset % pattern_size || size % pattern_size)
+      return fail(CL_INVALID_VALUE,
+                  "offset or size is not a multiple of pattern_size", C);
+    // "The memory associated with pattern can be reused or freed after the
+    // function returns": copy it now.
+    std::array<unsigned char, 128> Pat;
+    std::memcpy(Pat.data(), pattern, pattern_size);
+    return Q->enqueue(
+        CL_COMMAND_FILL_BUFFER, num_events_in_wait_list, event_wait_list, event,
+        false, [R = MemRef(M), Pat, pattern_size, offset, size]() -> cl_int {
+          fillPattern(bytes(R) + offset, size, Pat.data(), pattern_size);
+          return CL_SUCCESS;
+        });
+  });
+}
+
+CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(
+    cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_map,
+    cl_map_flags map_flags, size_t offset, size_t size,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+    cl_event *event, cl_int *errcode_ret) {
+  return apiCreate<void *>(__func__, errcode_ret, [&](void *&Out) {
+    CommandQueue *Q;
+    Mem *M;
+    if (cl_int Err = queueAndBuffer(command_queue, buffer, "buffer", Q, M))
+      return Err;
+    Context *C = Q->context();
+    // CL_INVALID_VALUE if region being mapped given by (offset, size) is out
+    // of bounds or if size is 0 or if values specified in map_flags are not
+    // valid.
+    if (size == 0)
+      return fail(CL_INVALID_VALUE, "size is 0", C);
+    if (outOfBounds(M, offset, size))
+      return fail(CL_INVALID_VALUE, "(offset, size) is out of bounds", C);
+    if (cl_int Err = checkMapFlags(map_flags, C))
+      return Err;
+    // CL_INVALID_OPERATION if buffer has been created with
+    // CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS and CL_MAP_READ is set
+    // in map_flags or if buffer has been created with CL_MEM_HOST_READ_ONLY or
+    // CL_MEM_HOST_NO_ACCESS and CL_MAP_WRITE or CL_MAP_WRITE_INVALIDATE_REGION
+    // is set in map_flags.
+    if ((map_flags & CL_MAP_READ) && !M->hostMayRead())
+      return fail(CL_INVALID_OPERATION,
+                  "CL_MAP_READ on a buffer the host may not read", C);
+    if ((map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
+        !M->hostMayWrite())
+      return fail(CL_INVALID_OPERATION,
+                  "CL_MAP_WRITE on a buffer the host may not write", C);
+    // Zero copy: the mapped region is the buffer's own memory (for
+    // CL_MEM_USE_HOST_PTR, host_ptr + offset).
+    void *P = M->map(offset, size);
+    cl_int Err = Q->enqueue(CL_COMMAND_MAP_BUFFER, num_events_in_wait_list,
+                            event_wait_list, event, blocking_map,
+                            [R = MemRef(M)]() -> cl_int { return CL_SUCCESS; });
+    if (Err) {
+      M->unmap(P);
+      return Err;
+    }
+    Out = P;
+    return CL_SUCCESS;
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj,
+                        void *mapped_ptr, cl_uint num_events_in_wait_list,
+                        const cl_event *event_wait_list, cl_event *event) {
+  return apiCall(__func__, [&] {
+    CommandQueue *Q;
+    Mem *M;
+    if (cl_int Err = queueAndBuffer(command_queue, memobj, "memobj", Q, M))
+      return Err;
+    // CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by
+    // clEnqueueMapBuffer or clEnqueueMapImage for memobj.
+    if (!M->unmap(mapped_ptr))
+      return fail(CL_INVALID_VALUE,
+                  "mapped_ptr is not a pointer mapped from memobj",
+                  Q->context());
+    cl_int Err = Q->enqueue(
+        CL_COMMAND_UNMAP_MEM_OBJECT, num_events_in_wait_list, event_wait_list,
+        event, false, [R = MemRef(M)]() -> cl_int { return CL_SUCCESS; });
+    if (Err)
+      M->map(static_cast<char *>(mapped_ptr) - static_cast<char *>(M->data()),
+             0);
+    return Err;
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(
+    cl_command_queue command_queue, cl_uint num_mem_objects,
+    const cl_mem *mem_objects, cl_mem_migration_flags flags,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+    cl_event *event) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
+    // command-queue.
+    CommandQueue *Q = queueOf(command_queue);
+    if (!Q)
+      return fail(CL_INVALID_COMMAND_QUEUE,
+                  "command_queue is not a valid command-queue");
+    Context *C = Q->context();
+    // CL_INVALID_VALUE if num_mem_objects is zero or if mem_objects is NULL.
+    if (num_mem_objects == 0 || !mem_objects)
+      return fail(CL_INVALID_VALUE,
+                  "num_mem_objects is 0 or mem_objects is "
+                  "NULL",
+                  C);
+    // CL_INVALID_VALUE if flags is not 0 or is not any of the values
+    // described in the table above.
+    if (flags &
+        ~(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
+      return fail(CL_INVALID_VALUE, "flags has unknown bits", C);
+    std::vector<MemRef> Refs;
+    for (cl_uint I = 0; I < num_mem_objects; ++I) {
+      // CL_INVALID_MEM_OBJECT if any of the memory objects in mem_objects is
+      // not a valid memory object.
+      Mem *M = Mem::fromHandle(mem_objects[I]);
+      if (!M)
+        return fail(CL_INVALID_MEM_OBJECT,
+                    "mem_objects[" + std::to_string(I) +
+                        "] is not a valid memory object",
+                    C);
+      // CL_INVALID_CONTEXT if the context associated with command_queue and
+      // memory objects in mem_objects are not the same.
+      if (M->context() != C)
+        return fail(CL_INVALID_CONTEXT,
+                    "mem_objects[" + std::to_string(I) +
+                        "] belongs to another context",
+                    C);
+      Refs.emplace_back(M);
+    }
+    // Host and device share memory: migration moves nothing.
+    return Q->enqueue(
+        CL_COMMAND_MIGRATE_MEM_OBJECTS, num_events_in_wait_list,
+        event_wait_list, event, false,
+        [Refs = std::move(Refs)]() -> cl_int { return CL_SUCCESS; });
+  });
+}

@@ -1,0 +1,276 @@
+//===- runtime/api/ProgramApi.cpp - program entry points (5.8) ------------===//
+
+#include "runtime/Context.h"
+#include "runtime/Device.h"
+#include "runtime/Program.h"
+
+#include <cstring>
+
+using namespace clcpu;
+
+namespace {
+/// "CL_INVALID_PROGRAM if program is not a valid program object."
+Program *programOf(cl_program program) { return Program::fromHandle(program); }
+} // namespace
+
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(
+    cl_context context, cl_uint count, const char **strings,
+    const size_t *lengths, cl_int *errcode_ret) {
+  return apiCreate<cl_program>(__func__, errcode_ret, [&](cl_program &Out) {
+    // CL_INVALID_CONTEXT if context is not a valid context.
+    Context *C = Context::fromHandle(context);
+    if (!C)
+      return fail(CL_INVALID_CONTEXT, "context is not a valid context");
+    // CL_INVALID_VALUE if count is zero or if strings or any entry in
+    // strings is NULL.
+    if (count == 0 || !strings)
+      return fail(CL_INVALID_VALUE, "count is 0 or strings is NULL", C);
+    std::string Source;
+    for (cl_uint I = 0; I < count; ++I) {
+      if (!strings[I])
+        return fail(CL_INVALID_VALUE,
+                    "strings[" + std::to_string(I) + "] is NULL", C);
+      // "If an element in lengths is zero, its accompanying string is
+      // null-terminated. If lengths is NULL, all strings in the strings
+      // argument are considered null-terminated."
+      size_t Len = lengths && lengths[I] ? lengths[I] : std::strlen(strings[I]);
+      Source.append(strings[I], Len);
+    }
+    Out = (new Program(C, std::move(Source)))->handle();
+    return CL_SUCCESS;
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program program) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_PROGRAM if program is not a valid program object.
+    Program *P = programOf(program);
+    if (!P)
+      return fail(CL_INVALID_PROGRAM, "program is not a valid program");
+    P->retain();
+    return CL_SUCCESS;
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program program) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_PROGRAM if program is not a valid program object.
+    Program *P = programOf(program);
+    if (!P)
+      return fail(CL_INVALID_PROGRAM, "program is not a valid program");
+    P->release();
+    return CL_SUCCESS;
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(
+    cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+    const char *options,
+    void(CL_CALLBACK *pfn_notify)(cl_program program, void *user_data),
+    void *user_data) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_PROGRAM if program is not a valid program object.
+    Program *P = programOf(program);
+    if (!P)
+      return fail(CL_INVALID_PROGRAM, "program is not a valid program");
+    Context *C = P->context();
+    // CL_INVALID_VALUE if device_list is NULL and num_devices is greater
+    // than zero, or if device_list is not NULL and num_devices is zero.
+    if ((!device_list && num_devices > 0) || (device_list && num_devices == 0))
+      return fail(CL_INVALID_VALUE, "device_list and num_devices do not agree",
+                  C);
+    // CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL.
+    if (!pfn_notify && user_data)
+      return fail(CL_INVALID_VALUE, "pfn_notify is NULL but user_data is not",
+                  C);
+    for (cl_uint I = 0; I < num_devices; ++I) {
+      // CL_INVALID_DEVICE if any device in device_list is not in the list of
+      // devices associated with program.
+      Device *D = Device::fromHandle(device_list[I]);
+      if (!D || !P->hasDevice(D))
+        return fail(CL_INVALID_DEVICE,
+                    "device_list[" + std::to_string(I) +
+                        "] is not a device of the program",
+                    C);
+    }
+    cl_int Err = P->build(options);
+    // "pfn_notify ... will be called when the program executable has been
+    // built (successfully or unsuccessfully)." The build is synchronous.
+    if (pfn_notify && Err != CL_INVALID_OPERATION)
+      pfn_notify(program, user_data);
+    return Err;
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program,
+                                                 cl_program_info param_name,
+                                                 size_t param_value_size,
+                                                 void *param_value,
+                                                 size_t *param_value_size_ret) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_PROGRAM if program is not a valid program object.
+    Program *P = programOf(program);
+    if (!P)
+      return fail(CL_INVALID_PROGRAM, "program is not a valid program");
+    if (param_name == CL_PROGRAM_BINARIES) {
+      // An array of pointers the application allocated, one per device; the
+      // binaries are empty (CL_PROGRAM_BINARY_SIZES are 0), so nothing is
+      // written through them.
+      size_t N = P->context()->devices().size() * sizeof(unsigned char *);
+      // CL_INVALID_VALUE if ... size in bytes specified by param_value_size
+      // is < size of return type ... and param_value is not NULL.
+      if (param_value && param_value_size < N)
+        return fail(CL_INVALID_VALUE, "param_value_size is too small",
+                    P->context());
+      if (param_value_size_ret)
+        *param_value_size_ret = N;
+      return CL_SUCCESS;
+    }
+    return P->getInfo(param_name, InfoOut(param_value_size, param_value,
+                                          param_value_size_ret));
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(
+    cl_program program, cl_device_id device, cl_program_build_info param_name,
+    size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_PROGRAM if program is not a valid program object.
+    Program *P = programOf(program);
+    if (!P)
+      return fail(CL_INVALID_PROGRAM, "program is not a valid program");
+    // CL_INVALID_DEVICE if device is not in the list of devices associated
+    // with program.
+    Device *D = Device::fromHandle(device);
+    if (!D || !P->hasDevice(D))
+      return fail(CL_INVALID_DEVICE, "device is not a device of the program",
+                  P->context());
+    return P->getBuildInfo(param_name, InfoOut(param_value_size, param_value,
+                                               param_value_size_ret));
+  });
+}
+
+namespace {
+/// The device_list checks shared by clCompileProgram and clLinkProgram.
+cl_int checkDeviceList(Context *C, cl_uint num_devices,
+                       const cl_device_id *device_list) {
+  // CL_INVALID_VALUE if device_list is NULL and num_devices is greater than
+  // zero, or if device_list is not NULL and num_devices is zero.
+  if ((!device_list && num_devices > 0) || (device_list && num_devices == 0))
+    return fail(CL_INVALID_VALUE, "device_list and num_devices do not agree",
+                C);
+  for (cl_uint I = 0; I < num_devices; ++I) {
+    // CL_INVALID_DEVICE if any device in device_list is not in the list of
+    // devices associated with program (or context).
+    Device *D = Device::fromHandle(device_list[I]);
+    if (!D || !C->hasDevice(D))
+      return fail(CL_INVALID_DEVICE,
+                  "device_list[" + std::to_string(I) +
+                      "] is not a device of the context",
+                  C);
+  }
+  return CL_SUCCESS;
+}
+} // namespace
+
+CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
+    cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+    const char *options, cl_uint num_input_headers,
+    const cl_program *input_headers, const char **header_include_names,
+    void(CL_CALLBACK *pfn_notify)(cl_program program, void *user_data),
+    void *user_data) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_PROGRAM if program is not a valid program object.
+    Program *P = programOf(program);
+    if (!P)
+      return fail(CL_INVALID_PROGRAM, "program is not a valid program");
+    Context *C = P->context();
+    if (cl_int Err = checkDeviceList(C, num_devices, device_list))
+      return Err;
+    // CL_INVALID_VALUE if num_input_headers is zero and header_include_names
+    // or input_headers are not NULL or if num_input_headers is not zero and
+    // header_include_names or input_headers are NULL.
+    if (num_input_headers == 0 ? (header_include_names || input_headers)
+                               : (!header_include_names || !input_headers))
+      return fail(CL_INVALID_VALUE,
+                  "num_input_headers, input_headers and "
+                  "header_include_names do not agree",
+                  C);
+    // CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL.
+    if (!pfn_notify && user_data)
+      return fail(CL_INVALID_VALUE, "pfn_notify is NULL but user_data is not",
+                  C);
+    std::vector<compiler::Header> Headers;
+    for (cl_uint I = 0; I < num_input_headers; ++I) {
+      Program *H = programOf(input_headers[I]);
+      // CL_INVALID_PROGRAM if ... input_headers are not valid program
+      // objects.
+      if (!H)
+        return fail(CL_INVALID_PROGRAM,
+                    "input_headers[" + std::to_string(I) +
+                        "] is not a valid program",
+                    C);
+      if (!header_include_names[I])
+        return fail(CL_INVALID_VALUE,
+                    "header_include_names[" + std::to_string(I) + "] is NULL",
+                    C);
+      Headers.push_back({header_include_names[I], H->source()});
+    }
+    cl_int Err = P->compile(options, Headers);
+    // "pfn_notify ... will be called when the compiler has completed." The
+    // compilation is synchronous.
+    if (pfn_notify && Err != CL_INVALID_OPERATION)
+      pfn_notify(program, user_data);
+    return Err;
+  });
+}
+
+CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(
+    cl_context context, cl_uint num_devices, const cl_device_id *device_list,
+    const char *options, cl_uint num_input_programs,
+    const cl_program *input_programs,
+    void(CL_CALLBACK *pfn_notify)(cl_program program, void *user_data),
+    void *user_data, cl_int *errcode_ret) {
+  Program *Out = nullptr;
+  cl_int Err = apiCall(__func__, [&] {
+    // CL_INVALID_CONTEXT if context is not a valid context.
+    Context *C = Context::fromHandle(context);
+    if (!C)
+      return fail(CL_INVALID_CONTEXT, "context is not a valid context");
+    if (cl_int E = checkDeviceList(C, num_devices, device_list))
+      return E;
+    // CL_INVALID_VALUE if num_input_programs is zero and input_programs is
+    // NULL or if num_input_programs is zero and input_programs is not NULL or
+    // if num_input_programs is not zero and input_programs is NULL.
+    if (num_input_programs == 0 || !input_programs)
+      return fail(CL_INVALID_VALUE,
+                  "num_input_programs is 0 or input_programs is NULL", C);
+    // CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL.
+    if (!pfn_notify && user_data)
+      return fail(CL_INVALID_VALUE, "pfn_notify is NULL but user_data is not",
+                  C);
+    std::vector<Program *> Inputs;
+    for (cl_uint I = 0; I < num_input_programs; ++I) {
+      // CL_INVALID_PROGRAM if programs specified in input_programs are not
+      // valid program objects.
+      Program *P = programOf(input_programs[I]);
+      if (!P || P->context() != C)
+        return fail(CL_INVALID_PROGRAM,
+                    "input_programs[" + std::to_string(I) +
+                        "] is not a valid program of the context",
+                    C);
+      Inputs.push_back(P);
+    }
+    cl_int E = Program::link(C, options, Inputs, Out);
+    // "pfn_notify ... will be called when the linker has completed." The
+    // link is synchronous.
+    if (Out && pfn_notify)
+      pfn_notify(Out->handle(), user_data);
+    return E;
+  });
+  if (errcode_ret)
+    *errcode_ret = Err;
+  // On CL_LINK_PROGRAM_FAILURE the program is returned so that its build
+  // log can be queried.
+  return Out ? Out->handle() : nullptr;
+}

@@ -1,0 +1,250 @@
+//===- runtime/api/QueueApi.cpp - command-queue entry points --------------===//
+//
+// OpenCL 3.0 API spec 5.1 (command-queues), 5.12 (markers, barriers and
+// waiting for events), 5.15 (flush and finish).
+
+#include "runtime/CommandQueue.h"
+#include "runtime/Context.h"
+#include "runtime/Device.h"
+#include "runtime/Event.h"
+
+using namespace clcpu;
+
+namespace {
+cl_int createQueue(cl_context context, cl_device_id device,
+                   cl_command_queue_properties Bits,
+                   std::vector<cl_queue_properties> Array, bool FromList,
+                   const cl_queue_properties *List, cl_command_queue &Out) {
+  // CL_INVALID_CONTEXT if context is not a valid context.
+  Context *C = Context::fromHandle(context);
+  if (!C)
+    return fail(CL_INVALID_CONTEXT, "context is not a valid context");
+  // CL_INVALID_DEVICE if device is not a valid device or is not associated
+  // with context.
+  Device *D = Device::fromHandle(device);
+  if (!D)
+    return fail(CL_INVALID_DEVICE, "device is not a valid device", C);
+  if (!C->hasDevice(D))
+    return fail(CL_INVALID_DEVICE, "device is not associated with context", C);
+  if (FromList) {
+    if (cl_int Err = CommandQueue::parseProperties(List, Bits, Array, C))
+      return Err;
+  } else if (cl_int Err = CommandQueue::checkPropertyBits(Bits, C)) {
+    return Err;
+  }
+  auto *Q = new CommandQueue(C, D, Bits, std::move(Array));
+  Out = Q->handle();
+  return CL_SUCCESS;
+}
+
+CommandQueue *queueOf(cl_command_queue Q) {
+  return CommandQueue::fromHandle(Q);
+}
+} // namespace
+
+CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
+    cl_context context, cl_device_id device,
+    const cl_queue_properties *properties, cl_int *errcode_ret) {
+  return apiCreate<cl_command_queue>(
+      __func__, errcode_ret, [&](cl_command_queue &Out) {
+        return createQueue(context, device, 0, {}, true, properties, Out);
+      });
+}
+
+CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(
+    cl_context context, cl_device_id device,
+    cl_command_queue_properties properties, cl_int *errcode_ret) {
+  return apiCreate<cl_command_queue>(
+      __func__, errcode_ret, [&](cl_command_queue &Out) {
+        return createQueue(context, device, properties, {}, false, nullptr,
+                           Out);
+      });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(
+    cl_context context, cl_device_id device, cl_command_queue command_queue) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_CONTEXT if context is not a valid context.
+    Context *C = Context::fromHandle(context);
+    if (!C)
+      return fail(CL_INVALID_CONTEXT, "context is not a valid context");
+    // CL_INVALID_DEVICE if device is not a valid device or is not associated
+    // with context.
+    Device *D = Device::fromHandle(device);
+    if (!D || !C->hasDevice(D))
+      return fail(CL_INVALID_DEVICE, "device is not a valid device of context",
+                  C);
+    // CL_INVALID_OPERATION if device does not support a replaceable default
+    // on-device queue.
+    return fail(CL_INVALID_OPERATION, "on-device queues are not supported", C);
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clRetainCommandQueue(cl_command_queue command_queue) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command-queue.
+    CommandQueue *Q = queueOf(command_queue);
+    if (!Q)
+      return fail(CL_INVALID_COMMAND_QUEUE,
+                  "command_queue is not a valid command-queue");
+    Q->retain();
+    return CL_SUCCESS;
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clReleaseCommandQueue(cl_command_queue command_queue) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command-queue.
+    CommandQueue *Q = queueOf(command_queue);
+    if (!Q)
+      return fail(CL_INVALID_COMMAND_QUEUE,
+                  "command_queue is not a valid command-queue");
+    Q->release(); // the last release flushes (onLastExternalRelease)
+    return CL_SUCCESS;
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(
+    cl_command_queue command_queue, cl_command_queue_info param_name,
+    size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command-queue.
+    CommandQueue *Q = queueOf(command_queue);
+    if (!Q)
+      return fail(CL_INVALID_COMMAND_QUEUE,
+                  "command_queue is not a valid command-queue");
+    return Q->getInfo(param_name, InfoOut(param_value_size, param_value,
+                                          param_value_size_ret));
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue command_queue) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
+    // command-queue.
+    CommandQueue *Q = queueOf(command_queue);
+    if (!Q)
+      return fail(CL_INVALID_COMMAND_QUEUE,
+                  "command_queue is not a valid command-queue");
+    return Q->flush();
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
+    // command-queue.
+    CommandQueue *Q = queueOf(command_queue);
+    if (!Q)
+      return fail(CL_INVALID_COMMAND_QUEUE,
+                  "command_queue is not a valid command-queue");
+    return Q->finish();
+  });
+}
+
+namespace {
+cl_int enqueueSync(const char *, cl_command_queue command_queue,
+                   cl_command_type Type, CommandQueue::Sync S,
+                   cl_uint num_events_in_wait_list,
+                   const cl_event *event_wait_list, cl_event *event) {
+  // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
+  // command-queue.
+  CommandQueue *Q = queueOf(command_queue);
+  if (!Q)
+    return fail(CL_INVALID_COMMAND_QUEUE,
+                "command_queue is not a valid command-queue");
+  std::vector<Event *> Waits;
+  if (cl_int Err =
+          Q->checkWaitList(num_events_in_wait_list, event_wait_list, Waits))
+    return Err;
+  return Q->enqueueChecked(Type, Waits, S, event, false, nullptr);
+}
+} // namespace
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarkerWithWaitList(
+    cl_command_queue command_queue, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event) {
+  return apiCall(__func__, [&] {
+    return enqueueSync(__func__, command_queue, CL_COMMAND_MARKER,
+                       CommandQueue::Sync::Marker, num_events_in_wait_list,
+                       event_wait_list, event);
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrierWithWaitList(
+    cl_command_queue command_queue, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event) {
+  return apiCall(__func__, [&] {
+    return enqueueSync(__func__, command_queue, CL_COMMAND_BARRIER,
+                       CommandQueue::Sync::Barrier, num_events_in_wait_list,
+                       event_wait_list, event);
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue,
+                                                cl_event *event) {
+  return apiCall(__func__, [&] {
+    CommandQueue *Q = queueOf(command_queue);
+    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
+    // command-queue.
+    if (!Q)
+      return fail(CL_INVALID_COMMAND_QUEUE,
+                  "command_queue is not a valid command-queue");
+    // CL_INVALID_VALUE if event is a NULL value.
+    if (!event)
+      return fail(CL_INVALID_VALUE, "event is NULL", Q->context());
+    // "The marker command waits for all commands previously enqueued".
+    return Q->enqueueChecked(CL_COMMAND_MARKER, {}, CommandQueue::Sync::Marker,
+                             event, false, nullptr);
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueBarrier(cl_command_queue command_queue) {
+  return apiCall(__func__, [&] {
+    return enqueueSync(__func__, command_queue, CL_COMMAND_BARRIER,
+                       CommandQueue::Sync::Barrier, 0, nullptr, nullptr);
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events,
+                       const cl_event *event_list) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
+    // command-queue.
+    CommandQueue *Q = queueOf(command_queue);
+    if (!Q)
+      return fail(CL_INVALID_COMMAND_QUEUE,
+                  "command_queue is not a valid command-queue");
+    // CL_INVALID_VALUE if num_events is 0 or event_list is NULL.
+    if (num_events == 0 || !event_list)
+      return fail(CL_INVALID_VALUE, "num_events is 0 or event_list is NULL",
+                  Q->context());
+    std::vector<Event *> Waits;
+    for (cl_uint I = 0; I < num_events; ++I) {
+      // CL_INVALID_EVENT if event objects specified in event_list are not
+      // valid events.
+      Event *E = Event::fromHandle(event_list[I]);
+      if (!E)
+        return fail(CL_INVALID_EVENT,
+                    "event_list[" + std::to_string(I) +
+                        "] is not a valid event",
+                    Q->context());
+      // CL_INVALID_CONTEXT if the context associated with command_queue and
+      // events in event_list are not the same.
+      if (E->context() != Q->context())
+        return fail(CL_INVALID_CONTEXT,
+                    "event_list[" + std::to_string(I) +
+                        "] belongs to another context",
+                    Q->context());
+      Waits.push_back(E);
+    }
+    // Later commands wait for these events: a barrier on them.
+    return Q->enqueueChecked(CL_COMMAND_BARRIER, Waits,
+                             CommandQueue::Sync::Barrier, nullptr, false,
+                             nullptr);
+  });
+}
