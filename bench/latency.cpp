@@ -1,7 +1,8 @@
 // Command launch latency of two OpenCL platforms, measured alternately
-// (A, B, A, B, ...) so both see the same machine state:
-//   blocking: clEnqueueMarkerWithWaitList + clFinish, per command;
-//   batched:  100 markers then one clFinish, per command.
+// (A, B, A, B, ...) so both see the same machine state, for two commands:
+// an empty marker and an empty kernel (global size 1).
+//   blocking: enqueue + clFinish, per command;
+//   batched:  100 commands then one clFinish, per command.
 //
 // Usage: clcpu_bench_latency [rounds] [platform A] [platform B]
 // Defaults: 2000 rounds, "clcpu", "Portable Computing Language".
@@ -20,8 +21,13 @@ struct Target {
   std::string Name;
   cl_context Ctx = nullptr;
   cl_command_queue Queue = nullptr;
-  std::vector<double> Blocking, Batched; // ns per command
+  cl_program Program = nullptr;
+  cl_kernel Kernel = nullptr;
+  // ns per command; [0] marker, [1] empty kernel
+  std::vector<double> Blocking[2], Batched[2];
 };
+
+const char *const CommandNames[2] = {"marker", "empty kernel"};
 
 cl_platform_id findPlatform(const std::string &Name) {
   cl_uint N = 0;
@@ -52,6 +58,17 @@ bool setUp(Target &T) {
   if (Err != CL_SUCCESS)
     return false;
   T.Queue = clCreateCommandQueueWithProperties(T.Ctx, D, nullptr, &Err);
+  if (Err != CL_SUCCESS)
+    return false;
+  const char *Src = "__kernel void empty(void) {}";
+  T.Program = clCreateProgramWithSource(T.Ctx, 1, &Src, nullptr, &Err);
+  if (Err != CL_SUCCESS ||
+      clBuildProgram(T.Program, 1, &D, "", nullptr, nullptr) != CL_SUCCESS) {
+    std::fprintf(stderr, "%s: building the empty kernel failed\n",
+                 T.Name.c_str());
+    return false;
+  }
+  T.Kernel = clCreateKernel(T.Program, "empty", &Err);
   return Err == CL_SUCCESS;
 }
 
@@ -69,22 +86,29 @@ bool check(cl_int Err, const char *What) {
 
 constexpr int Batch = 100;
 
-bool round(Target &T) {
+bool enqueue(Target &T, int Cmd) {
+  if (Cmd == 0)
+    return check(clEnqueueMarkerWithWaitList(T.Queue, 0, nullptr, nullptr),
+                 "clEnqueueMarkerWithWaitList");
+  size_t One = 1;
+  return check(clEnqueueNDRangeKernel(T.Queue, T.Kernel, 1, nullptr, &One,
+                                      &One, 0, nullptr, nullptr),
+               "clEnqueueNDRangeKernel");
+}
+
+bool round(Target &T, int Cmd) {
   double A = nowNs();
-  if (!check(clEnqueueMarkerWithWaitList(T.Queue, 0, nullptr, nullptr),
-             "clEnqueueMarkerWithWaitList") ||
-      !check(clFinish(T.Queue), "clFinish"))
+  if (!enqueue(T, Cmd) || !check(clFinish(T.Queue), "clFinish"))
     return false;
   double B = nowNs();
   for (int I = 0; I < Batch; ++I)
-    if (!check(clEnqueueMarkerWithWaitList(T.Queue, 0, nullptr, nullptr),
-               "clEnqueueMarkerWithWaitList"))
+    if (!enqueue(T, Cmd))
       return false;
   if (!check(clFinish(T.Queue), "clFinish"))
     return false;
   double C = nowNs();
-  T.Blocking.push_back(B - A);
-  T.Batched.push_back((C - B) / Batch);
+  T.Blocking[Cmd].push_back(B - A);
+  T.Batched[Cmd].push_back((C - B) / Batch);
   return true;
 }
 
@@ -105,25 +129,34 @@ int main(int Argc, char **Argv) {
       return 1;
   // Warm-up: thread pools started, caches warm.
   for (int I = 0; I < 50; ++I)
-    for (Target &T : Ts)
-      if (!round(T))
-        return 1;
+    for (int Cmd = 0; Cmd < 2; ++Cmd)
+      for (Target &T : Ts)
+        if (!round(T, Cmd))
+          return 1;
   for (Target &T : Ts)
-    T.Blocking.clear(), T.Batched.clear();
+    for (int Cmd = 0; Cmd < 2; ++Cmd)
+      T.Blocking[Cmd].clear(), T.Batched[Cmd].clear();
   for (int I = 0; I < Rounds; ++I)
+    for (int Cmd = 0; Cmd < 2; ++Cmd)
+      for (Target &T : Ts)
+        if (!round(T, Cmd))
+          return 1;
+  std::printf("rounds: %d (interleaved), batch: %d commands\n", Rounds, Batch);
+  std::printf("%-14s %-30s %14s %14s\n", "command", "platform", "blocking [us]",
+              "batched [us]");
+  for (int Cmd = 0; Cmd < 2; ++Cmd) {
     for (Target &T : Ts)
-      if (!round(T))
-        return 1;
-  std::printf("rounds: %d (interleaved), batch: %d markers\n", Rounds, Batch);
-  std::printf("%-30s %14s %14s\n", "platform", "blocking [us]", "batched [us]");
-  for (Target &T : Ts)
-    std::printf("%-30s %14.3f %14.3f\n", T.Name.c_str(),
-                median(T.Blocking) / 1000, median(T.Batched) / 1000);
-  std::printf("ratio %s/%s: blocking %.3f, batched %.3f\n", Ts[0].Name.c_str(),
-              Ts[1].Name.c_str(),
-              median(Ts[0].Blocking) / median(Ts[1].Blocking),
-              median(Ts[0].Batched) / median(Ts[1].Batched));
+      std::printf("%-14s %-30s %14.3f %14.3f\n", CommandNames[Cmd],
+                  T.Name.c_str(), median(T.Blocking[Cmd]) / 1000,
+                  median(T.Batched[Cmd]) / 1000);
+    std::printf("%-14s ratio %s/%s: blocking %.3f, batched %.3f\n",
+                CommandNames[Cmd], Ts[0].Name.c_str(), Ts[1].Name.c_str(),
+                median(Ts[0].Blocking[Cmd]) / median(Ts[1].Blocking[Cmd]),
+                median(Ts[0].Batched[Cmd]) / median(Ts[1].Batched[Cmd]));
+  }
   for (Target &T : Ts) {
+    clReleaseKernel(T.Kernel);
+    clReleaseProgram(T.Program);
     clReleaseCommandQueue(T.Queue);
     clReleaseContext(T.Ctx);
   }
