@@ -130,3 +130,99 @@ TEST_CASE("5.11: 8 threads x 1000 iterations on own and shared objects",
   CHECK(clReleaseCommandQueue(SharedQ) == CL_SUCCESS);
   CHECK(clReleaseContext(Shared) == CL_SUCCESS);
 }
+
+TEST_CASE("5.2, 5.10: 8 threads x 1000 iterations on own and shared buffers "
+          "and kernels",
+          "[.][stress]") {
+  constexpr int Threads = 8, Iterations = 1000, N = 256;
+  cl_device_id Dev = clcpuDevice();
+  REQUIRE(Dev);
+  cl_int Err = 0;
+  cl_context Shared = clCreateContext(nullptr, 1, &Dev, nullptr, nullptr, &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  cl_command_queue SharedQ = clCreateCommandQueue(
+      Shared, Dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  // One slice of the shared buffer per thread; the alignment rule for
+  // sub-buffers is met by 4 KiB slices.
+  constexpr size_t Slice = 4096;
+  cl_mem SharedBuf = clCreateBuffer(Shared, CL_MEM_READ_WRITE, Slice * Threads,
+                                    nullptr, &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  const char *Src = "__kernel void add(__global int *a, int k) {"
+                    "  a[get_global_id(0)] += k; }";
+  cl_program Prog = clCreateProgramWithSource(Shared, 1, &Src, nullptr, &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  REQUIRE(clBuildProgram(Prog, 1, &Dev, "", nullptr, nullptr) == CL_SUCCESS);
+
+  Failures F;
+  std::atomic<int> Verified{0};
+  std::vector<std::thread> Pool;
+  for (int T = 0; T < Threads; ++T)
+    Pool.emplace_back([&, T] {
+      cl_int E = 0;
+      // A kernel object is not shared between threads (its arguments are
+      // per-object state); the program is.
+      cl_kernel K = clCreateKernel(Prog, "add", &E);
+      STRESS_CHECK(F, E == CL_SUCCESS);
+      cl_buffer_region R = {T * Slice, Slice};
+      cl_mem Sub = clCreateSubBuffer(SharedBuf, CL_MEM_READ_WRITE,
+                                     CL_BUFFER_CREATE_TYPE_REGION, &R, &E);
+      STRESS_CHECK(F, E == CL_SUCCESS);
+      std::vector<int> Host(N), Back(N);
+      for (int I = 0; I < Iterations && F.Count.load() == 0; ++I) {
+        for (int J = 0; J < N; ++J)
+          Host[J] = T * 100000 + I * 10 + J;
+        // Own buffer: write, kernel, copy into the shared slice, read back.
+        cl_mem Own = clCreateBuffer(Shared, CL_MEM_READ_WRITE, N * sizeof(int),
+                                    nullptr, &E);
+        STRESS_CHECK(F, E == CL_SUCCESS);
+        cl_event W = nullptr, Kd = nullptr, C = nullptr;
+        STRESS_CHECK(F, clEnqueueWriteBuffer(SharedQ, Own, CL_FALSE, 0,
+                                             N * sizeof(int), Host.data(), 0,
+                                             nullptr, &W) == CL_SUCCESS);
+        int Add = 3;
+        STRESS_CHECK(F, clSetKernelArg(K, 0, sizeof Own, &Own) == CL_SUCCESS);
+        STRESS_CHECK(F, clSetKernelArg(K, 1, sizeof Add, &Add) == CL_SUCCESS);
+        size_t G = N;
+        STRESS_CHECK(F, clEnqueueNDRangeKernel(SharedQ, K, 1, nullptr, &G,
+                                               nullptr, 1, &W,
+                                               &Kd) == CL_SUCCESS);
+        STRESS_CHECK(F, clEnqueueCopyBuffer(SharedQ, Own, Sub, 0, 0,
+                                            N * sizeof(int), 1, &Kd,
+                                            &C) == CL_SUCCESS);
+        // Released while its commands may still be in flight.
+        STRESS_CHECK(F, clReleaseMemObject(Own) == CL_SUCCESS);
+        STRESS_CHECK(F, clEnqueueReadBuffer(SharedQ, Sub, CL_TRUE, 0,
+                                            N * sizeof(int), Back.data(), 1,
+                                            &C, nullptr) == CL_SUCCESS);
+        bool Same = true;
+        for (int J = 0; J < N; ++J)
+          Same &= Back[J] == Host[J] + Add;
+        STRESS_CHECK(F, Same);
+        Verified.fetch_add(Same ? 1 : 0);
+        // Map the slice and check it in place.
+        int *P = static_cast<int *>(
+            clEnqueueMapBuffer(SharedQ, Sub, CL_TRUE, CL_MAP_READ, 0,
+                               N * sizeof(int), 0, nullptr, nullptr, &E));
+        STRESS_CHECK(F, E == CL_SUCCESS && P && P[N - 1] == Host[N - 1] + Add);
+        STRESS_CHECK(F, clEnqueueUnmapMemObject(SharedQ, Sub, P, 0, nullptr,
+                                                nullptr) == CL_SUCCESS);
+        for (cl_event Ev : {W, Kd, C})
+          STRESS_CHECK(F, clReleaseEvent(Ev) == CL_SUCCESS);
+      }
+      STRESS_CHECK(F, clFinish(SharedQ) == CL_SUCCESS);
+      STRESS_CHECK(F, clReleaseMemObject(Sub) == CL_SUCCESS);
+      STRESS_CHECK(F, clReleaseKernel(K) == CL_SUCCESS);
+    });
+  for (auto &T : Pool)
+    T.join();
+  INFO(F.First);
+  CHECK(F.Count.load() == 0);
+  CHECK(Verified.load() == Threads * Iterations);
+  CHECK(clFinish(SharedQ) == CL_SUCCESS);
+  CHECK(clReleaseProgram(Prog) == CL_SUCCESS);
+  CHECK(clReleaseMemObject(SharedBuf) == CL_SUCCESS);
+  CHECK(clReleaseCommandQueue(SharedQ) == CL_SUCCESS);
+  CHECK(clReleaseContext(Shared) == CL_SUCCESS);
+}
