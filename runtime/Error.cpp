@@ -9,12 +9,19 @@ namespace clcpu {
 
 namespace {
 thread_local const char *CurrentEntryPoint = nullptr;
+thread_local Context *ErrorContext = nullptr;
 } // namespace
 
 const char *setCurrentEntryPoint(const char *Name) {
   const char *Old = CurrentEntryPoint;
   CurrentEntryPoint = Name;
+  ErrorContext = nullptr;
   return Old;
+}
+
+void noteErrorContext(Context *C) {
+  if (!ErrorContext)
+    ErrorContext = C;
 }
 
 const char *currentEntryPoint() {
@@ -73,6 +80,8 @@ cl_int fail(cl_int Code, const std::string &Reason, Context *Ctx) {
   std::string Line =
       std::string(currentEntryPoint()) + ": " + errorName(Code) + ": " + Reason;
   logLine(Line);
+  if (!Ctx)
+    Ctx = ErrorContext;
   if (Ctx)
     Ctx->notify(Line);
   return Code;

@@ -15,8 +15,10 @@ class Context;
 const char *errorName(cl_int Code);
 
 /// Records why an entry point failed: written to the log (CLCPU_LOG, see
-/// runtime/Config.def) and, when \p Ctx is given, sent to the context's
-/// pfn_notify. Returns \p Code so a check reads `return fail(...)`.
+/// runtime/Config.def) and sent to the pfn_notify of \p Ctx or, if that is
+/// null, of the context the entry point's handles belong to (the first
+/// valid context-bearing handle it converted). Returns \p Code so a check
+/// reads `return fail(...)`.
 cl_int fail(cl_int Code, const std::string &Reason, Context *Ctx = nullptr);
 
 /// Logs one call of an entry point that is still a stub.
@@ -28,6 +30,7 @@ void logLine(const std::string &Line);
 /// The entry point currently running on this thread (for log lines).
 const char *currentEntryPoint();
 /// Names the entry point running on this thread; returns the previous one.
+/// Also forgets the error context of the previous entry point.
 const char *setCurrentEntryPoint(const char *Name);
 
 /// Runs the body of an entry point: names it for the log, and turns any

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <type_traits>
 
 namespace clcpu {
 class Platform;
@@ -16,6 +17,12 @@ class Mem;
 class Sampler;
 class Program;
 class Kernel;
+
+/// The context whose pfn_notify hears about errors of the entry point running
+/// on this thread: set by the first handle that resolves to a context (see
+/// Object::fromHandle), cleared by apiCall. Lets fail() reach the
+/// application's callback without every check naming the context.
+void noteErrorContext(Context *C);
 
 /// Tags that tell handle kinds apart; a handle of the wrong kind, a stray
 /// pointer into one of our objects or a destroyed object fails the check.
@@ -84,6 +91,10 @@ public:
     Derived *D = Hd->Self;
     if (D->ExternalRefs.load(std::memory_order_acquire) == 0)
       return nullptr;
+    if constexpr (requires { D->context(); })
+      noteErrorContext(D->context());
+    else if constexpr (std::is_same_v<Derived, Context>)
+      noteErrorContext(D);
     return D;
   }
 

@@ -131,3 +131,40 @@ TEST_CASE("5.3.2: no image formats while images are not supported",
         CL_INVALID_CONTEXT);
   clReleaseContext(C);
 }
+
+TEST_CASE("4.4: pfn_notify hears errors of every object of the context",
+          "[context]") {
+  // "pfn_notify ... used by the OpenCL implementation to report information
+  // on errors during context creation as well as errors that occur at
+  // runtime in this context."
+  cl_device_id D = clcpuDevice();
+  std::vector<std::string> Msgs;
+  cl_context C = clCreateContext(nullptr, 1, &D, collect, &Msgs, nullptr);
+  REQUIRE(C);
+  cl_int Err = 0;
+  cl_command_queue Q = clCreateCommandQueueWithProperties(C, D, nullptr, &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  cl_mem B = clCreateBuffer(C, CL_MEM_READ_WRITE, 64, nullptr, &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  char Host[128];
+  // Out of range read: CL_INVALID_VALUE, reported through the queue's
+  // context.
+  CHECK(clEnqueueReadBuffer(Q, B, CL_TRUE, 32, 64, Host, 0, nullptr,
+                            nullptr) == CL_INVALID_VALUE);
+  REQUIRE(!Msgs.empty());
+  CHECK(Msgs.back().find("clEnqueueReadBuffer") != std::string::npos);
+  size_t Before = Msgs.size();
+  cl_uint V;
+  CHECK(clGetMemObjectInfo(B, 0x7777, sizeof V, &V, nullptr) ==
+        CL_INVALID_VALUE);
+  CHECK(Msgs.size() == Before + 1);
+  // Errors of other contexts do not reach this callback.
+  cl_context Other = clCreateContext(nullptr, 1, &D, nullptr, nullptr, &Err);
+  CHECK(clGetContextInfo(Other, 0x7777, sizeof V, &V, nullptr) ==
+        CL_INVALID_VALUE);
+  CHECK(Msgs.size() == Before + 1);
+  clReleaseContext(Other);
+  clReleaseMemObject(B);
+  clReleaseCommandQueue(Q);
+  clReleaseContext(C);
+}
