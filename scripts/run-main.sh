@@ -17,3 +17,7 @@ clinfo -l
 echo
 echo "== clinfo, clcpu platform =="
 clinfo | awk '/Platform Name +clcpu/{p=1} p'
+
+echo
+echo "== examples, through the system ICD loader =="
+"$BUILD_DIR/examples/saxpy/saxpy"
