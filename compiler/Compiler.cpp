@@ -51,9 +51,10 @@ bool parseOptions(const std::string &Text, Options &Out, std::string &Error) {
       "-w",
       "-Werror",
   };
-  // Accepted, with no effect on a CPU (denormals are kept; no sub-groups).
-  static const std::set<std::string> Ignored = {
-      "-cl-denorms-are-zero", "-cl-strict-aliasing", "-cl-no-subgroup-ifp"};
+  // Accepted, with no effect: -cl-strict-aliasing is deprecated (Clang's
+  // type-based alias analysis is always on at -O2); clcpu has no sub-groups.
+  static const std::set<std::string> Ignored = {"-cl-strict-aliasing",
+                                                "-cl-no-subgroup-ifp"};
   static const std::set<std::string> Standards = {"CL1.0", "CL1.1", "CL1.2",
                                                   "CL2.0", "CL3.0"};
   Out = Options();
@@ -81,12 +82,41 @@ bool parseOptions(const std::string &Text, Options &Out, std::string &Error) {
       Out.ClangArgs.push_back(T);
     } else if (T == "-cl-opt-disable") {
       Out.OptDisable = true;
+    } else if (T == "-cl-denorms-are-zero") {
+      // What Clang's driver turns it into: single-precision denormals may be
+      // flushed to zero (the code generator may then use DAZ/FTZ forms).
+      Out.ClangArgs.push_back("-fdenormal-fp-math-f32=preserve-sign");
+    } else if (T == "-g") {
+      // Debug information (line tables and variables) in the JIT'd code.
+      Out.ClangArgs.push_back("-debug-info-kind=limited");
+      Out.ClangArgs.push_back("-dwarf-version=5");
     } else if (PassThrough.count(T)) {
       Out.ClangArgs.push_back(T);
     } else if (Ignored.count(T)) {
       // nothing
     } else {
       Error = "unknown build option '" + T + "'";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool parseLinkOptions(const std::string &Text, bool &IsLibrary,
+                      std::string &Error) {
+  // 5.8.7 "Linker Options": the library options and the math options (which
+  // were applied when the objects were compiled).
+  static const std::set<std::string> Accepted = {
+      "-enable-link-options", "-cl-denorms-are-zero",
+      "-cl-no-signed-zeros",  "-cl-unsafe-math-optimizations",
+      "-cl-finite-math-only", "-cl-fast-relaxed-math",
+      "-cl-no-subgroup-ifp"};
+  IsLibrary = false;
+  for (const std::string &T : tokenize(Text)) {
+    if (T == "-create-library") {
+      IsLibrary = true;
+    } else if (!Accepted.count(T)) {
+      Error = "unknown link option '" + T + "'";
       return false;
     }
   }

@@ -37,6 +37,8 @@ struct ArgInfo {
   }
 };
 
+/// (Every field but Fn is stored in binaries and cache entries: a new field
+/// needs a line in compiler/Binary.cpp's serializeExecutable.)
 struct KernelInfo {
   std::string Name;
   std::vector<ArgInfo> Args;
@@ -46,6 +48,14 @@ struct KernelInfo {
   size_t LocalMemSize = 0;
   /// Built with -cl-kernel-arg-info (argument names are known).
   bool ArgInfoAvailable = false;
+  /// Bytes of the work-group function's fixed-size stack allocations.
+  size_t PrivateMemSize = 0;
+  /// Calls barrier()/work_group_barrier() or a work_group_* collective: Fn
+  /// runs one work-item (Ctx->LocalId), each on its own fiber.
+  bool PerWorkItem = false;
+  /// The global size must be a multiple of the local size (OpenCL C 1.x, or
+  /// -cl-uniform-work-group-size).
+  bool UniformWorkGroupSize = true;
   WorkGroupFn Fn = nullptr;
 };
 
@@ -57,9 +67,33 @@ struct Options {
   bool OptDisable = false;
 };
 
+/// Per-call settings the runtime takes from its configuration
+/// (runtime/Config.def); the compiler itself reads no environment variable.
+struct BuildSettings {
+  /// Directory of the on-disk kernel cache; empty: no cache.
+  std::string CacheDir;
+  /// Where to dump the IR before / after the kernel passes, and the
+  /// generated assembly: empty (off), "-" or "stderr", or a directory.
+  std::string DumpIRBefore, DumpIRAfter, DumpAsm;
+  /// Print the time of each build stage to stderr.
+  bool LogTimes = false;
+  /// The driver's version, recorded in binaries and cache keys.
+  std::string DriverVersion = "0";
+};
+
+/// The OpenCL C 3.0 optional features clcpu supports: what the device
+/// reports (CL_DEVICE_OPENCL_C_FEATURES) and exactly the feature macros a
+/// program built with -cl-std=CL3.0 sees (compiler/Frontend.cpp).
+const std::vector<std::string> &openclCFeatures();
+
 /// Splits and checks \p Text; false (with \p Error) for an unknown or
 /// malformed option: CL_INVALID_BUILD_OPTIONS.
 bool parseOptions(const std::string &Text, Options &Out, std::string &Error);
+
+/// clLinkProgram's options (5.8.7): false (with \p Error) for an unknown one:
+/// CL_INVALID_LINKER_OPTIONS.
+bool parseLinkOptions(const std::string &Text, bool &IsLibrary,
+                      std::string &Error);
 
 class JitSession;
 
@@ -70,6 +104,14 @@ struct CompiledProgram {
   ~CompiledProgram();
   std::vector<KernelInfo> Kernels;
   size_t GlobalVariableTotalSize = 0;
+  /// The serialized executable (kernel descriptions + optimized bitcode):
+  /// what program binaries and cache entries carry (compiler/Binary.h).
+  std::string Payload;
+  /// The JIT'd relocatable object code (cached beside the payload).
+  std::string ObjectCode;
+  /// Loaded from the on-disk cache (Clang, the optimizer and code generation
+  /// were skipped).
+  bool FromCache = false;
   std::unique_ptr<JitSession> Jit;
 };
 
@@ -77,7 +119,15 @@ struct CompiledProgram {
 /// CL_INVALID_BUILD_OPTIONS or CL_BUILD_PROGRAM_FAILURE; diagnostics (with
 /// file:line:col) are appended to \p Log either way. Thread-safe.
 cl_int build(const std::string &Source, const std::string &OptionText,
-             std::string &Log, std::unique_ptr<CompiledProgram> &Out);
+             std::string &Log, std::unique_ptr<CompiledProgram> &Out,
+             const BuildSettings &Settings = BuildSettings());
+
+/// An executable's payload (CompiledProgram::Payload, from a binary or the
+/// cache) → a CompiledProgram, JIT'd again. CL_SUCCESS or
+/// CL_BUILD_PROGRAM_FAILURE (reason in \p Log).
+cl_int loadExecutable(const std::string &Payload, const std::string &OptionText,
+                      std::string &Log, std::unique_ptr<CompiledProgram> &Out,
+                      const BuildSettings &Settings = BuildSettings());
 
 /// An embedded header for clCompileProgram: the name #include uses, and
 /// its text.
@@ -99,12 +149,16 @@ cl_int compile(const std::string &Source, const std::string &OptionText,
 cl_int link(const std::vector<std::string> &Objects,
             const std::string &OptionText, std::string &Log,
             std::unique_ptr<CompiledProgram> &Out, bool &IsLibrary,
-            std::string &Library);
+            std::string &Library,
+            const BuildSettings &Settings = BuildSettings());
 
 /// For tests: the optimized module's textual IR after work-group function
 /// generation (empty on failure, with the reason in \p Log).
 std::string optimizedIR(const std::string &Source,
                         const std::string &OptionText, std::string &Log);
+
+/// The LLVM version the compiler was built with ("19.1.7").
+std::string llvmVersion();
 
 } // namespace clcpu::compiler
 

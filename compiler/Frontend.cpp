@@ -14,11 +14,75 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/TargetParser/Host.h>
 
+#include <algorithm>
+
 #ifndef CLCPU_CLANG_RESOURCE_DIR
 #error "CLCPU_CLANG_RESOURCE_DIR must name Clang's resource directory"
 #endif
 
 namespace clcpu::compiler {
+
+const std::vector<std::string> &openclCFeatures() {
+  static const std::vector<std::string> Features = {
+      "__opencl_c_int64", // mandatory for FULL_PROFILE devices
+      // builtins/c11atomic.cl: every atomic is sequentially consistent and
+      // device-wide, so every order and scope is honoured.
+      "__opencl_c_atomic_order_acq_rel",
+      "__opencl_c_atomic_order_seq_cst",
+      "__opencl_c_atomic_scope_device",
+      "__opencl_c_atomic_scope_all_devices",
+      // Barriers and collectives run on fibers (compiler/Barriers.cpp).
+      "__opencl_c_work_group_collective_functions",
+      // Double math, conversions, relational/geometric functions:
+      // builtins/*.cl, tested in tests/e2e/BuiltinTests.cpp.
+      "__opencl_c_fp64",
+  };
+  return Features;
+}
+
+namespace {
+/// OpenCL C 3.0: exactly the device's features. Clang enables every feature
+/// it knows for this target (-cl-ext turns them off one by one); the
+/// header-only ones (opencl-c-base.h defines them only for SPIR) are macros.
+void addFeatureArgs(std::vector<std::string> &Args) {
+  static const char *ClangFeatures[] = {
+      "__opencl_c_3d_image_writes",
+      "__opencl_c_atomic_order_acq_rel",
+      "__opencl_c_atomic_order_seq_cst",
+      "__opencl_c_device_enqueue",
+      "__opencl_c_fp64",
+      "__opencl_c_generic_address_space",
+      "__opencl_c_images",
+      "__opencl_c_int64",
+      "__opencl_c_pipes",
+      "__opencl_c_program_scope_global_variables",
+      "__opencl_c_read_write_images",
+      "__opencl_c_subgroups",
+  };
+  const std::vector<std::string> &Have = openclCFeatures();
+  auto Supported = [&](const std::string &F) {
+    return std::find(Have.begin(), Have.end(), F) != Have.end();
+  };
+  // Extensions Clang requires to agree with a feature.
+  static const std::pair<const char *, const char *> Twins[] = {
+      {"__opencl_c_fp64", "cl_khr_fp64"},
+      {"__opencl_c_3d_image_writes", "cl_khr_3d_image_writes"},
+  };
+  std::string Ext = "-cl-ext=";
+  for (const char *F : ClangFeatures) {
+    Ext += Ext.back() == '=' ? "" : ",";
+    Ext += (Supported(F) ? "+" : "-") + std::string(F);
+    for (auto [Feature, Extension] : Twins)
+      if (std::string(Feature) == F && !Supported(F))
+        Ext += ",-" + std::string(Extension);
+  }
+  Args.push_back(Ext);
+  for (const std::string &F : Have)
+    if (std::find(std::begin(ClangFeatures), std::end(ClangFeatures), F) ==
+        std::end(ClangFeatures))
+      Args.push_back("-D" + F + "=1");
+}
+} // namespace
 
 std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &Ctx,
                                             const std::string &Source,
@@ -43,6 +107,8 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &Ctx,
                "-fdeclare-opencl-builtins", "-O2", "-disable-llvm-passes",
                "-resource-dir", CLCPU_CLANG_RESOURCE_DIR, "-internal-isystem",
                std::string(CLCPU_CLANG_RESOURCE_DIR) + "/include"});
+  if (Opts.ClStd == "CL3.0")
+    addFeatureArgs(Args);
   Args.insert(Args.end(), Opts.ClangArgs.begin(), Opts.ClangArgs.end());
   Args.push_back(InputName);
 

@@ -1,24 +1,34 @@
 //===- compiler/Jit.cpp - ORC LLJIT per program, build orchestration ------===//
 
+#include "compiler/Binary.h"
+#include "compiler/Cache.h"
 #include "compiler/Internal.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Support/DynamicLibrary.h>
 #include <llvm/Support/Error.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 
+#include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <mutex>
 #include <sstream>
 
@@ -80,31 +90,110 @@ cl_int frontEnd(LLVMContext &Ctx, const std::string &Source,
   return M ? CL_SUCCESS : FailCode;
 }
 
-orc::JITTargetMachineBuilder hostBuilder() {
+orc::JITTargetMachineBuilder hostBuilder(bool OptDisable = false) {
   initTargets();
   auto JTMB = orc::JITTargetMachineBuilder::detectHost();
   if (!JTMB) // detectHost only fails for an unregistered target
     report_fatal_error(JTMB.takeError());
-  JTMB->setCodeGenOptLevel(CodeGenOptLevel::Aggressive);
+  JTMB->setCodeGenOptLevel(OptDisable ? CodeGenOptLevel::None
+                                      : CodeGenOptLevel::Aggressive);
   return std::move(*JTMB);
 }
 
-/// Lowers \p M and JITs it into a new CompiledProgram.
-cl_int makeExecutable(std::unique_ptr<LLVMContext> CtxArg,
-                      std::unique_ptr<Module> MArg, const Options &Opts,
-                      std::string &Log, std::unique_ptr<CompiledProgram> &Out,
-                      cl_int FailCode) {
-  // Parameters may be destroyed in any order; locals go module first.
-  std::unique_ptr<LLVMContext> Ctx = std::move(CtxArg);
-  std::unique_ptr<Module> M = std::move(MArg);
-  orc::JITTargetMachineBuilder JTMB = hostBuilder();
-  auto P = std::make_unique<CompiledProgram>();
-  cl_int Err = lowerModule(*M, Opts, Log, JTMB, P->Kernels,
-                           P->GlobalVariableTotalSize, FailCode);
-  if (Err != CL_SUCCESS)
-    return Err;
+/// Milliseconds since \p T0, for CLCPU_LOG_BUILD_TIMES.
+class StageTimer {
+public:
+  explicit StageTimer(bool On) : On(On) {}
+  void stage(const char *Name) {
+    auto Now = std::chrono::steady_clock::now();
+    if (On)
+      std::fprintf(stderr, "clcpu: build: %-10s %8.2f ms\n", Name,
+                   std::chrono::duration<double, std::milli>(Now - T0).count());
+    T0 = Now;
+  }
 
-  const DataLayout DL = M->getDataLayout();
+private:
+  bool On;
+  std::chrono::steady_clock::time_point T0 = std::chrono::steady_clock::now();
+};
+
+/// Writes \p Text to stderr (\p Where is "-" or "stderr") or to a new file
+/// in directory \p Where, named after \p Tag and \p Suffix.
+void dump(const std::string &Where, const std::string &Tag, const char *Suffix,
+          const std::string &Text) {
+  if (Where.empty())
+    return;
+  if (Where == "-" || Where == "stderr") {
+    std::fprintf(stderr, "; ---- clcpu %s %s ----\n%s\n", Tag.c_str(), Suffix,
+                 Text.c_str());
+    return;
+  }
+  sys::fs::create_directories(Where);
+  static std::atomic<unsigned> Counter{0};
+  std::string Path =
+      Where + "/" + Tag + "-" + std::to_string(Counter++) + "-" + Suffix;
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC);
+  if (!EC)
+    OS << Text;
+}
+
+std::string moduleText(const Module &M) {
+  std::string S;
+  raw_string_ostream OS(S);
+  M.print(OS, nullptr);
+  return OS.str();
+}
+
+std::string bitcodeOf(const Module &M) {
+  std::string S;
+  raw_string_ostream OS(S);
+  WriteBitcodeToFile(M, OS);
+  return OS.str();
+}
+
+/// Bytes of the fixed-size allocas in \p F's entry block.
+size_t staticAllocaBytes(const Function &F) {
+  size_t N = 0;
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  for (const Instruction &I : F.getEntryBlock())
+    if (auto *A = dyn_cast<AllocaInst>(&I))
+      if (auto Size = A->getAllocationSize(DL))
+        if (!Size->isScalable())
+          N += Size->getFixedValue();
+  return N;
+}
+
+/// Machine code for \p M as a relocatable object, for the JIT's linker.
+bool emitObject(Module &M, orc::JITTargetMachineBuilder &JTMB, std::string &Obj,
+                std::string &Log) {
+  auto TM = JTMB.createTargetMachine();
+  if (!TM) {
+    Log += "internal error: " + toString(TM.takeError()) + "\n";
+    return false;
+  }
+  SmallString<0> Buf;
+  raw_svector_ostream OS(Buf);
+  legacy::PassManager PM;
+  if ((*TM)->addPassesToEmitFile(PM, OS, nullptr,
+                                 CodeGenFileType::ObjectFile)) {
+    Log += "internal error: the target cannot emit object code\n";
+    return false;
+  }
+  PM.run(M);
+  Obj.assign(Buf.begin(), Buf.end());
+  return true;
+}
+
+/// Links \p P.ObjectCode into a new LLJIT and resolves every kernel's
+/// work-group function.
+cl_int jitObject(CompiledProgram &P, orc::JITTargetMachineBuilder &JTMB,
+                 std::string &Log, cl_int FailCode) {
+  auto DL = JTMB.getDefaultDataLayoutForTarget();
+  if (!DL) {
+    Log += "internal error: " + toString(DL.takeError()) + "\n";
+    return FailCode;
+  }
   auto J = orc::LLJITBuilder().setJITTargetMachineBuilder(JTMB).create();
   if (!J) {
     Log += "internal error: " + toString(J.takeError()) + "\n";
@@ -112,18 +201,18 @@ cl_int makeExecutable(std::unique_ptr<LLVMContext> CtxArg,
   }
   // memcpy/memset and libm calls the code generator may emit.
   auto Gen = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-      DL.getGlobalPrefix());
+      DL->getGlobalPrefix());
   if (!Gen) {
     Log += "internal error: " + toString(Gen.takeError()) + "\n";
     return FailCode;
   }
   (*J)->getMainJITDylib().addGenerator(std::move(*Gen));
-  if (Error E = (*J)->addIRModule(
-          orc::ThreadSafeModule(std::move(M), std::move(Ctx)))) {
+  if (Error E = (*J)->addObjectFile(
+          MemoryBuffer::getMemBufferCopy(P.ObjectCode, "program.o"))) {
     Log += "internal error: " + toString(std::move(E)) + "\n";
     return FailCode;
   }
-  for (KernelInfo &K : P->Kernels) {
+  for (KernelInfo &K : P.Kernels) {
     auto Sym = (*J)->lookup("wg_" + K.Name);
     if (!Sym) {
       Log += "error: kernel '" + K.Name +
@@ -132,23 +221,206 @@ cl_int makeExecutable(std::unique_ptr<LLVMContext> CtxArg,
     }
     K.Fn = Sym->toPtr<WorkGroupFn>();
   }
-  P->Jit = std::make_unique<JitSession>();
-  P->Jit->J = std::move(*J);
+  P.Jit = std::make_unique<JitSession>();
+  P.Jit->J = std::move(*J);
+  return CL_SUCCESS;
+}
+
+/// JITs the optimized module \p M whose kernels are \p Kernels into a new
+/// CompiledProgram. \p Payload: the serialized executable, computed here if
+/// empty.
+cl_int jitModule(std::unique_ptr<LLVMContext> CtxArg,
+                 std::unique_ptr<Module> MArg, std::vector<KernelInfo> Kernels,
+                 size_t GlobalVarSize, std::string Payload, bool OptDisable,
+                 const BuildSettings &S, const std::string &Tag,
+                 std::string &Log, std::unique_ptr<CompiledProgram> &Out,
+                 cl_int FailCode) {
+  // Parameters may be destroyed in any order; locals go module first.
+  std::unique_ptr<LLVMContext> Ctx = std::move(CtxArg);
+  std::unique_ptr<Module> M = std::move(MArg);
+  orc::JITTargetMachineBuilder JTMB = hostBuilder(OptDisable);
+  auto P = std::make_unique<CompiledProgram>();
+  P->Kernels = std::move(Kernels);
+  P->GlobalVariableTotalSize = GlobalVarSize;
+  for (KernelInfo &K : P->Kernels)
+    if (const Function *F = M->getFunction("wg_" + K.Name);
+        F && !F->isDeclaration())
+      K.PrivateMemSize = staticAllocaBytes(*F);
+  P->Payload = Payload.empty() ? serializeExecutable(P->Kernels, GlobalVarSize,
+                                                     bitcodeOf(*M))
+                               : std::move(Payload);
+  if (!S.DumpAsm.empty()) {
+    if (auto TM = JTMB.createTargetMachine()) {
+      std::unique_ptr<Module> Clone = CloneModule(*M);
+      SmallString<0> Asm;
+      raw_svector_ostream OS(Asm);
+      legacy::PassManager PM;
+      if (!(*TM)->addPassesToEmitFile(PM, OS, nullptr,
+                                      CodeGenFileType::AssemblyFile)) {
+        PM.run(*Clone);
+        dump(S.DumpAsm, Tag, "asm.s", Asm.str().str());
+      }
+    } else {
+      consumeError(TM.takeError());
+    }
+  }
+
+  // Code generation here (not in LLJIT's IR layer), so that the object
+  // code can be cached.
+  if (!emitObject(*M, JTMB, P->ObjectCode, Log)) {
+    return FailCode;
+  }
+  M.reset();
+  Ctx.reset();
+  if (cl_int Err = jitObject(*P, JTMB, Log, FailCode))
+    return Err;
+  Out = std::move(P);
+  return CL_SUCCESS;
+}
+
+/// Lowers \p M and JITs it into a new CompiledProgram.
+cl_int makeExecutable(std::unique_ptr<LLVMContext> CtxArg,
+                      std::unique_ptr<Module> MArg, const Options &Opts,
+                      const BuildSettings &S, const std::string &Tag,
+                      StageTimer &Timer, std::string &Log,
+                      std::unique_ptr<CompiledProgram> &Out, cl_int FailCode) {
+  std::unique_ptr<LLVMContext> Ctx = std::move(CtxArg);
+  std::unique_ptr<Module> M = std::move(MArg);
+  orc::JITTargetMachineBuilder JTMB = hostBuilder(Opts.OptDisable);
+  if (!S.DumpIRBefore.empty())
+    dump(S.DumpIRBefore, Tag, "before.ll", moduleText(*M));
+  std::vector<KernelInfo> Kernels;
+  size_t GV = 0;
+  cl_int Err = lowerModule(*M, Opts, Log, JTMB, Kernels, GV, FailCode);
+  if (Err != CL_SUCCESS)
+    return Err;
+  if (!S.DumpIRAfter.empty())
+    dump(S.DumpIRAfter, Tag, "after.ll", moduleText(*M));
+  Timer.stage("optimize");
+  Err = jitModule(std::move(Ctx), std::move(M), std::move(Kernels), GV, "",
+                  Opts.OptDisable, S, Tag, Log, Out, FailCode);
+  Timer.stage("jit");
+  return Err;
+}
+
+std::string tagOf(const std::string &Source, const std::string &Options) {
+  char Buf[20];
+  std::snprintf(Buf, sizeof Buf, "%016llx",
+                static_cast<unsigned long long>(
+                    fnv1a(Options.data(), Options.size(),
+                          fnv1a(Source.data(), Source.size()))));
+  return std::string("program-") + Buf;
+}
+} // namespace
+
+std::string llvmVersion() { return LLVM_VERSION_STRING; }
+
+cl_int loadExecutable(const std::string &Payload, const std::string &OptionText,
+                      std::string &Log, std::unique_ptr<CompiledProgram> &Out,
+                      const BuildSettings &S) {
+  initTargets();
+  std::vector<KernelInfo> Kernels;
+  size_t GV = 0;
+  std::string Bitcode;
+  if (!deserializeExecutable(Payload, Kernels, GV, Bitcode)) {
+    Log += "error: the program binary's executable is malformed\n";
+    return CL_BUILD_PROGRAM_FAILURE;
+  }
+  auto Ctx = std::make_unique<LLVMContext>();
+  auto Parsed = parseBitcodeFile(MemoryBufferRef(Bitcode, "executable"), *Ctx);
+  if (!Parsed) {
+    Log += "error: invalid bitcode in the program binary: " +
+           toString(Parsed.takeError()) + "\n";
+    return CL_BUILD_PROGRAM_FAILURE;
+  }
+  Options Opts;
+  std::string OptErr;
+  bool OptDisable = parseOptions(OptionText, Opts, OptErr) && Opts.OptDisable;
+  return jitModule(std::move(Ctx), std::move(*Parsed), std::move(Kernels), GV,
+                   Payload, OptDisable, S, tagOf("", OptionText), Log, Out,
+                   CL_BUILD_PROGRAM_FAILURE);
+}
+
+namespace {
+/// A cache entry's payload (the executable plus its object code) → a
+/// CompiledProgram, with neither Clang, the optimizer nor code generation.
+cl_int loadCached(const std::string &Entry, const std::string &OptionText,
+                  std::string &Log, std::unique_ptr<CompiledProgram> &Out) {
+  auto P = std::make_unique<CompiledProgram>();
+  std::string Bitcode;
+  size_t GV = 0;
+  if (!unpackPair(Entry, P->Payload, P->ObjectCode) ||
+      !deserializeExecutable(P->Payload, P->Kernels, GV, Bitcode) ||
+      P->ObjectCode.empty()) {
+    Log += "the entry is malformed";
+    return CL_BUILD_PROGRAM_FAILURE;
+  }
+  P->GlobalVariableTotalSize = GV;
+  Options Opts;
+  std::string OptErr;
+  bool OptDisable = parseOptions(OptionText, Opts, OptErr) && Opts.OptDisable;
+  orc::JITTargetMachineBuilder JTMB = hostBuilder(OptDisable);
+  if (cl_int Err = jitObject(*P, JTMB, Log, CL_BUILD_PROGRAM_FAILURE))
+    return Err;
   Out = std::move(P);
   return CL_SUCCESS;
 }
 } // namespace
 
 cl_int build(const std::string &Source, const std::string &OptionText,
-             std::string &Log, std::unique_ptr<CompiledProgram> &Out) {
+             std::string &Log, std::unique_ptr<CompiledProgram> &Out,
+             const BuildSettings &S) {
+  StageTimer Timer(S.LogTimes);
+  initTargets();
+  Options Opts;
+  std::string OptErr;
+  if (!parseOptions(OptionText, Opts, OptErr)) {
+    Log += "error: " + OptErr + "\n";
+    return CL_INVALID_BUILD_OPTIONS;
+  }
+  std::string Key;
+  if (!S.CacheDir.empty()) {
+    Key = cache::key(Source, OptionText, S.DriverVersion);
+    BinaryContents Entry;
+    std::string Note;
+    if (cache::load(S.CacheDir, Key, S.DriverVersion, Entry, Note) &&
+        Entry.Options == OptionText) {
+      std::string LoadLog;
+      if (loadCached(Entry.Payload, OptionText, LoadLog, Out) == CL_SUCCESS) {
+        Out->FromCache = true;
+        Timer.stage("cache hit");
+        return CL_SUCCESS;
+      }
+      Note = "cache entry " + Key + " could not be loaded: " + LoadLog;
+    }
+    if (!Note.empty()) {
+      Log += "note: " + Note + "\n";
+      if (S.LogTimes)
+        std::fprintf(stderr, "clcpu: %s\n", Note.c_str());
+    }
+  }
+  std::string Tag = tagOf(Source, OptionText);
   auto Ctx = std::make_unique<LLVMContext>();
   std::unique_ptr<Module> M;
-  Options Opts;
   if (cl_int Err = frontEnd(*Ctx, Source, OptionText, {}, Log, Opts, M,
                             CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE))
     return Err;
-  return makeExecutable(std::move(Ctx), std::move(M), Opts, Log, Out,
-                        CL_BUILD_PROGRAM_FAILURE);
+  Timer.stage("frontend");
+  cl_int Err = makeExecutable(std::move(Ctx), std::move(M), Opts, S, Tag, Timer,
+                              Log, Out, CL_BUILD_PROGRAM_FAILURE);
+  if (Err == CL_SUCCESS && !Key.empty()) {
+    std::string Note;
+    if (!cache::store(
+            S.CacheDir, Key,
+            writeBinary({CL_PROGRAM_BINARY_TYPE_EXECUTABLE, OptionText,
+                         packPair(Out->Payload, Out->ObjectCode)},
+                        S.DriverVersion),
+            Note) &&
+        S.LogTimes)
+      std::fprintf(stderr, "clcpu: %s\n", Note.c_str());
+    Timer.stage("cache store");
+  }
+  return Err;
 }
 
 cl_int compile(const std::string &Source, const std::string &OptionText,
@@ -161,33 +433,20 @@ cl_int compile(const std::string &Source, const std::string &OptionText,
           frontEnd(Ctx, Source, OptionText, Headers, Log, Opts, M,
                    CL_INVALID_COMPILER_OPTIONS, CL_COMPILE_PROGRAM_FAILURE))
     return Err;
-  Object.clear();
-  raw_string_ostream OS(Object);
-  WriteBitcodeToFile(*M, OS);
-  OS.flush();
+  Object = bitcodeOf(*M);
   return CL_SUCCESS;
 }
 
 cl_int link(const std::vector<std::string> &Objects,
             const std::string &OptionText, std::string &Log,
             std::unique_ptr<CompiledProgram> &Out, bool &IsLibrary,
-            std::string &Library) {
+            std::string &Library, const BuildSettings &S) {
   initTargets();
-  // 5.8.7 "Linker Options": the library option and the math options (which
-  // were applied when the objects were compiled).
-  IsLibrary = false;
-  std::istringstream In(OptionText);
-  for (std::string T; In >> T;) {
-    if (T == "-create-library")
-      IsLibrary = true;
-    else if (T != "-enable-link-options" && T != "-cl-denorms-are-zero" &&
-             T != "-cl-no-signed-zeros" &&
-             T != "-cl-unsafe-math-optimizations" &&
-             T != "-cl-finite-math-only" && T != "-cl-fast-relaxed-math" &&
-             T != "-cl-no-subgroup-ifp") {
-      Log += "error: unknown link option '" + T + "'\n";
-      return CL_INVALID_LINKER_OPTIONS;
-    }
+  StageTimer Timer(S.LogTimes);
+  std::string OptErr;
+  if (!parseLinkOptions(OptionText, IsLibrary, OptErr)) {
+    Log += "error: " + OptErr + "\n";
+    return CL_INVALID_LINKER_OPTIONS;
   }
   auto Ctx = std::make_unique<LLVMContext>();
   std::string LinkDiags;
@@ -221,14 +480,13 @@ cl_int link(const std::vector<std::string> &Objects,
     Log += "error: nothing to link\n";
     return CL_LINK_PROGRAM_FAILURE;
   }
+  Timer.stage("link");
   if (IsLibrary) {
-    Library.clear();
-    raw_string_ostream OS(Library);
-    WriteBitcodeToFile(*M, OS);
-    OS.flush();
+    Library = bitcodeOf(*M);
     return CL_SUCCESS;
   }
-  return makeExecutable(std::move(Ctx), std::move(M), Options(), Log, Out,
+  return makeExecutable(std::move(Ctx), std::move(M), Options(), S,
+                        tagOf("", OptionText), Timer, Log, Out,
                         CL_LINK_PROGRAM_FAILURE);
 }
 
@@ -244,10 +502,7 @@ std::string optimizedIR(const std::string &Source,
                CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE) ||
       lowerModule(*M, Opts, Log, JTMB, Kernels, GV, CL_BUILD_PROGRAM_FAILURE))
     return "";
-  std::string S;
-  raw_string_ostream OS(S);
-  M->print(OS, nullptr);
-  return OS.str();
+  return moduleText(*M);
 }
 
 } // namespace clcpu::compiler

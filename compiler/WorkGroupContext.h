@@ -4,7 +4,9 @@
 // The one structure the runtime hands to a generated work-group function
 // `void wg_<kernel>(void **Args, const WorkGroupContext *Ctx)`. The layout is
 // fixed: compiler/WorkGroupFunction.cpp reads these fields by index
-// (size_t words 0..14, the 32-bit work_dim at word 15, LocalMem at word 16).
+// (size_t words 0..14, the 32-bit work_dim at word 15, LocalMem at word 16,
+// EnqueuedLocalSize at 17..19, LocalId at 20..22, Barrier at 23, Collective
+// at 24, Group at 25).
 
 #include <cstddef>
 #include <cstdint>
@@ -22,12 +24,61 @@ struct WorkGroupContext {
   /// (KernelInfo::LocalMemSize bytes, 16-byte aligned); one per work-group
   /// running at the same time.
   void *LocalMem;
+  /// The local size clEnqueueNDRangeKernel asked for (get_enqueued_local_size);
+  /// LocalSize is the actual size, smaller in the last group of a dimension
+  /// of a non-uniform NDRange.
+  size_t EnqueuedLocalSize[3];
+  /// Work-item path only (kernels with barriers or collectives, run as one
+  /// fiber per work-item): this work-item's local id.
+  size_t LocalId[3];
+  /// Work-item path: barrier()/work_group_barrier() calls this; it returns
+  /// once every work-item of the group reached the barrier.
+  void (*Barrier)(const WorkGroupContext *Ctx);
+  /// Work-item path: work_group_<op>(Value [, lx, ly, lz]). \p Op is
+  /// `Kind * 16 + Type` (CollectiveKind, CollectiveType); the value and the
+  /// result are the operand's bits zero-extended to 64.
+  uint64_t (*Collective)(const WorkGroupContext *Ctx, uint32_t Op,
+                         uint64_t Value, uint64_t X, uint64_t Y, uint64_t Z);
+  /// The scheduler's state for this work-group (opaque to the kernel).
+  void *Group;
+};
+
+/// work_group_* functions (OpenCL C 2.0, 6.13.15), as CollectiveOp kinds.
+enum CollectiveKind : uint32_t {
+  CollAll,
+  CollAny,
+  CollBroadcast,
+  CollReduceAdd,
+  CollReduceMin,
+  CollReduceMax,
+  CollScanInclusiveAdd,
+  CollScanInclusiveMin,
+  CollScanInclusiveMax,
+  CollScanExclusiveAdd,
+  CollScanExclusiveMin,
+  CollScanExclusiveMax,
+};
+enum CollectiveType : uint32_t {
+  CollInt,
+  CollUInt,
+  CollLong,
+  CollULong,
+  CollFloat,
+  CollDouble,
 };
 
 static_assert(sizeof(size_t) == 8, "clcpu targets 64-bit hosts");
 static_assert(offsetof(WorkGroupContext, WorkDim) == 15 * sizeof(size_t));
 static_assert(offsetof(WorkGroupContext, LocalMem) == 16 * sizeof(size_t));
+static_assert(offsetof(WorkGroupContext, EnqueuedLocalSize) ==
+              17 * sizeof(size_t));
+static_assert(offsetof(WorkGroupContext, LocalId) == 20 * sizeof(size_t));
+static_assert(offsetof(WorkGroupContext, Barrier) == 23 * sizeof(size_t));
+static_assert(offsetof(WorkGroupContext, Collective) == 24 * sizeof(size_t));
+static_assert(offsetof(WorkGroupContext, Group) == 25 * sizeof(size_t));
 
+/// For kernels with barriers (KernelInfo::PerWorkItem) the same signature
+/// runs one work-item: the one at Ctx->LocalId.
 /// Args[i] points at the value of kernel argument i: for a buffer, at the
 /// `void *` holding its address; for __local, at the `void *` holding the
 /// work-group's local block; otherwise at the argument's bytes.

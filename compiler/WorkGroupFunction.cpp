@@ -30,6 +30,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
+#include <llvm/Transforms/IPO/GlobalDCE.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include <functional>
@@ -49,6 +50,7 @@ enum : unsigned {
   WNumGroups = 12,
   WWorkDim = 15,
   WLocalMem = 16,
+  WEnqueuedLocalSize = 17,
 };
 
 /// The unmangled name of an Itanium-mangled free function (`_Z13get_global_idj`
@@ -121,8 +123,9 @@ void lowerMathBuiltins(Module &M) {
 }
 
 /// Replaces the work-item function calls in \p Body, whose last four
-/// parameters are (ctx, lx, ly, lz). False if the body calls barrier().
-bool replaceWorkItemCalls(Function &Body, std::string &BarrierName) {
+/// parameters are (ctx, lx, ly, lz). Barriers and collectives were lowered
+/// before (compiler/Barriers.cpp).
+void replaceWorkItemCalls(Function &Body) {
   LLVMContext &C = Body.getContext();
   Type *I64 = Type::getInt64Ty(C), *I32 = Type::getInt32Ty(C);
   unsigned N = Body.arg_size();
@@ -135,10 +138,6 @@ bool replaceWorkItemCalls(Function &Body, std::string &BarrierName) {
     if (!CI || !CI->getCalledFunction())
       continue;
     StringRef Name = baseName(CI->getCalledFunction()->getName());
-    if (Name == "barrier" || Name == "work_group_barrier") {
-      BarrierName = Name.str();
-      return false;
-    }
     IRBuilder<> B(CI);
     auto Word = [&](unsigned W) -> Value * {
       auto *L = B.CreateLoad(I64, B.CreateConstInBoundsGEP1_64(I64, Ctx, W));
@@ -155,9 +154,12 @@ bool replaceWorkItemCalls(Function &Body, std::string &BarrierName) {
       return R;
     };
     auto GlobalId = [&](unsigned D) {
+      // Groups start at multiples of the enqueued size (the last one of a
+      // non-uniform NDRange is smaller).
       return B.CreateAdd(
-          B.CreateAdd(B.CreateMul(Word(WGroupId + D), Word(WLocalSize + D)),
-                      Lid[D]),
+          B.CreateAdd(
+              B.CreateMul(Word(WGroupId + D), Word(WEnqueuedLocalSize + D)),
+              Lid[D]),
           Word(WGlobalOffset + D));
     };
     Value *R = nullptr;
@@ -167,8 +169,10 @@ bool replaceWorkItemCalls(Function &Body, std::string &BarrierName) {
       R = PerDim([&](unsigned D) { return Lid[D]; }, 0);
     else if (Name == "get_group_id")
       R = PerDim([&](unsigned D) { return Word(WGroupId + D); }, 0);
-    else if (Name == "get_local_size" || Name == "get_enqueued_local_size")
+    else if (Name == "get_local_size")
       R = PerDim([&](unsigned D) { return Word(WLocalSize + D); }, 1);
+    else if (Name == "get_enqueued_local_size")
+      R = PerDim([&](unsigned D) { return Word(WEnqueuedLocalSize + D); }, 1);
     else if (Name == "get_global_offset")
       R = PerDim([&](unsigned D) { return Word(WGlobalOffset + D); }, 0);
     else if (Name == "get_global_size")
@@ -201,7 +205,6 @@ bool replaceWorkItemCalls(Function &Body, std::string &BarrierName) {
     CI->replaceAllUsesWith(B.CreateZExtOrTrunc(R, CI->getType()));
     CI->eraseFromParent();
   }
-  return true;
 }
 
 /// Fills \p K from the kernel's metadata. False if the IR signature does not
@@ -255,6 +258,9 @@ bool readKernelInfo(Function &F, const DataLayout &DL, KernelInfo &K,
              ")";
   }
   K.Attributes = Attrs;
+  // OpenCL C 1.x and -cl-uniform-work-group-size: "true"; 2.0+: "false".
+  K.UniformWorkGroupSize =
+      F.getFnAttribute("uniform-work-group-size").getValueAsString() != "false";
   return true;
 }
 
@@ -267,7 +273,13 @@ void emitWorkGroupFunction(Module &M, Function &Kernel, Function &Body,
   auto *FT = FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr}, false);
   Function *WG =
       Function::Create(FT, GlobalValue::ExternalLinkage, "wg_" + K.Name, M);
-  for (const char *A : {"target-cpu", "target-features"})
+  // The target and the floating-point model the build options chose
+  // (-cl-denorms-are-zero, -cl-fast-relaxed-math, ...) for code generation.
+  for (const char *A :
+       {"target-cpu", "target-features", "denormal-fp-math",
+        "denormal-fp-math-f32", "no-signed-zeros-fp-math", "no-nans-fp-math",
+        "no-infs-fp-math", "unsafe-fp-math", "approx-func-fp-math",
+        "less-precise-fpmad", "frame-pointer"})
     if (Kernel.hasFnAttribute(A))
       WG->addFnAttr(Kernel.getFnAttribute(A));
   WG->addFnAttr(Attribute::NoUnwind);
@@ -366,8 +378,10 @@ void runPipeline(Module &M, TargetMachine &TM, bool Full) {
   ModulePassManager MPM;
   if (Full)
     MPM = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
-  else
+  else {
     MPM.addPass(AlwaysInlinerPass());
+    MPM.addPass(GlobalDCEPass()); // the inlined kernels' originals go
+  }
   MPM.run(M, MAM);
 }
 
@@ -377,6 +391,8 @@ bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,
                   std::vector<KernelInfo> &Kernels, size_t &GlobalVarSize,
                   std::string &Log) {
   M.setDataLayout(TM.createDataLayout());
+  if (!linkBuiltins(M, Log))
+    return false;
   const DataLayout &DL = M.getDataLayout();
 
   // A program is a closed world: every helper inlines into the kernels and
@@ -454,14 +470,12 @@ bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,
         });
       }
     }
-    std::string Barrier;
-    if (!replaceWorkItemCalls(*Body, Barrier)) {
-      Log += "error: kernel '" + K.Name + "' calls " + Barrier +
-             "(): work-group barriers are not supported yet by clcpu\n";
-      Ok = false;
-      continue;
-    }
-    emitWorkGroupFunction(M, *F, *Body, K);
+    K.PerWorkItem = lowerWorkGroupSync(*Body);
+    replaceWorkItemCalls(*Body);
+    if (K.PerWorkItem)
+      emitWorkItemFunction(M, *F, *Body, K.Name);
+    else
+      emitWorkGroupFunction(M, *F, *Body, K);
     F->setLinkage(GlobalValue::InternalLinkage);
     Kernels.push_back(std::move(K));
   }
@@ -485,8 +499,8 @@ bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,
     Log += "internal error: invalid work-group function IR: " + VOS.str();
     return false;
   }
-  runPipeline(M, TM, /*Full=*/true);
-  (void)Opts;
+  // -cl-opt-disable: only the inliner the work-group functions need.
+  runPipeline(M, TM, /*Full=*/!Opts.OptDisable);
 
   // Every OpenCL builtin left as a declaration has no implementation yet.
   for (const Function &F : M) {

@@ -1,4 +1,5 @@
 #include "runtime/Device.h"
+#include "compiler/Compiler.h"
 #include "runtime/Platform.h"
 #include "runtime/Topology.h"
 #include "runtime/Config.h"
@@ -17,13 +18,33 @@ struct NamedVersion {
 
 /// Device extensions, advertised only once they work end to end. The list
 /// grows as the compiler, builtins and scheduler land.
-const std::vector<NamedVersion> DeviceExtensions = {};
-
-/// OpenCL C 3.0 optional features the device supports today.
-const NamedVersion OpenCLCFeatures[] = {
-    // Mandatory for FULL_PROFILE devices.
-    {"__opencl_c_int64", CL_MAKE_VERSION(3, 0, 0)},
+const std::vector<NamedVersion> DeviceExtensions = {
+    // builtins/atomic.cl, tests/e2e/BuiltinTests.cpp "6.15.12.9: ..."
+    {"cl_khr_global_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_global_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_local_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_local_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_int64_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_int64_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
+    // Byte and short stores (tests/e2e/BuiltinTests.cpp "6.4.3: ...").
+    {"cl_khr_byte_addressable_store", CL_MAKE_VERSION(1, 0, 0)},
+    // Double precision: the builtins library's double functions (ULP-checked
+    // in tests/e2e/BuiltinTests.cpp); __opencl_c_fp64 in the feature list.
+    {"cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0)},
 };
+
+/// OpenCL C 3.0 optional features: compiler::openclCFeatures(), the one list
+/// the compiler also defines the feature macros from.
+std::vector<cl_name_version> openclCFeatures() {
+  std::vector<cl_name_version> V;
+  for (const std::string &F : compiler::openclCFeatures()) {
+    cl_name_version NV{};
+    NV.version = CL_MAKE_VERSION(3, 0, 0);
+    std::strncpy(NV.name, F.c_str(), CL_NAME_VERSION_MAX_NAME_SIZE - 1);
+    V.push_back(NV);
+  }
+  return V;
+}
 
 const NamedVersion OpenCLCVersions[] = {
     {"OpenCL C", CL_MAKE_VERSION(1, 0, 0)},
@@ -129,13 +150,25 @@ cl_int Device::planPartition(
     if (Props[2] != 0)
       return fail(CL_INVALID_VALUE,
                   "CL_DEVICE_PARTITION_EQUALLY takes exactly one value");
-    // CL_DEVICE_PARTITION_FAILED if the partition name is supported by the
-    // implementation but in_device could not be further partitioned.
-    // CL_INVALID_VALUE ... the count is 0 or larger than the compute units.
-    if (N <= 0 || static_cast<cl_uint>(N) > CUs)
-      return fail(CL_INVALID_VALUE,
+    // CL_INVALID_VALUE if values specified in properties are not valid.
+    if (N == 0)
+      return fail(CL_INVALID_VALUE, "CL_DEVICE_PARTITION_EQUALLY count is 0");
+    // CL_INVALID_DEVICE_PARTITION_COUNT if the total number of compute units
+    // requested exceeds CL_DEVICE_MAX_COMPUTE_UNITS for in_device, if the
+    // number of compute units requested for one or more sub-devices is less
+    // than zero.
+    if (N < 0 || static_cast<cl_uint>(N) > CUs)
+      return fail(CL_INVALID_DEVICE_PARTITION_COUNT,
                   "CL_DEVICE_PARTITION_EQUALLY count " + std::to_string(N) +
                       " is not in 1.." + std::to_string(CUs));
+    // CL_DEVICE_PARTITION_FAILED if the partition name is supported by the
+    // implementation but in_device could not be further partitioned.
+    // (n = all compute units would only make one copy of in_device.)
+    if (static_cast<cl_uint>(N) == CUs)
+      return fail(CL_DEVICE_PARTITION_FAILED,
+                  "CL_DEVICE_PARTITION_EQUALLY count " + std::to_string(N) +
+                      " is every compute unit: in_device cannot be "
+                      "partitioned further");
     for (cl_uint I = 0; I + N <= CUs; I += N)
       Groups.emplace_back(Cpus.begin() + I, Cpus.begin() + I + N);
     Type = {CL_DEVICE_PARTITION_EQUALLY, N, 0};
@@ -202,6 +235,15 @@ cl_int Device::planPartition(
                     "no affinity domain splits this device further");
     } else {
       Groups = T.groupsByDomain(Cpus, Domain);
+      // CL_DEVICE_PARTITION_FAILED if the partition name is supported by the
+      // implementation but in_device could not be further partitioned.
+      // (One group is in_device again: all its compute units share the
+      // domain. Partitioning it would never end.)
+      if (Groups.size() < 2)
+        return fail(CL_DEVICE_PARTITION_FAILED,
+                    "all compute units of in_device share affinity domain " +
+                        std::to_string(Domain) +
+                        ": it cannot be partitioned further");
     }
     Type = {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
             static_cast<cl_device_partition_property>(Domain), 0};
@@ -272,9 +314,10 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
     return Out.value<cl_uint>(VecBytes / 4);
-  // "If double precision is not supported, ... must return 0." Likewise half.
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
+    return Out.value<cl_uint>(VecBytes / 8);
+  // "If the cl_khr_fp16 extension is not supported, ... must return 0."
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
     return Out.value<cl_uint>(0);
@@ -310,10 +353,13 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
     return Out.value<cl_uint>(128);
   case CL_DEVICE_SINGLE_FP_CONFIG:
     return Out.value<cl_device_fp_config>(
-        CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
-        CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA |
+        CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA |
         CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT);
+  // The minimum the spec requires of a device with double precision, which
+  // the x86-64 FPU and the builtins library meet.
   case CL_DEVICE_DOUBLE_FP_CONFIG:
+    return Out.value<cl_device_fp_config>(CL_FP_FMA | CL_FP_ROUND_TO_NEAREST |
+                                          CL_FP_INF_NAN | CL_FP_DENORM);
   case CL_DEVICE_HALF_FP_CONFIG:
     return Out.value<cl_device_fp_config>(0);
   case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
@@ -378,7 +424,7 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
     return Out.array(nameVersions(OpenCLCVersions));
   case CL_DEVICE_OPENCL_C_FEATURES:
-    return Out.array(nameVersions(OpenCLCFeatures));
+    return Out.array(openclCFeatures());
   case CL_DEVICE_EXTENSIONS:
     return Out.string(joinNames(DeviceExtensions));
   case CL_DEVICE_EXTENSIONS_WITH_VERSION:
@@ -433,9 +479,13 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
   case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
     return Out.value<cl_uint>(0);
-  case CL_DEVICE_PIPE_SUPPORT:
   case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+    // The last work-group of a dimension may be smaller (scheduler/NDRange).
+    return Out.value<cl_bool>(CL_TRUE);
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+    // work_group_* run on fibers (compiler/Barriers.cpp, scheduler/Fiber).
+    return Out.value<cl_bool>(CL_TRUE);
+  case CL_DEVICE_PIPE_SUPPORT:
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
     return Out.value<cl_bool>(CL_FALSE);
@@ -446,13 +496,20 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   case CL_DEVICE_MAX_NUM_SUB_GROUPS:
     return Out.value<cl_uint>(0);
   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
-    // The OpenCL 3.0 minimum.
-    return Out.value<cl_device_atomic_capabilities>(
-        CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
-  case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
+    // builtins/c11atomic.cl: every atomic is sequentially consistent and
+    // device-wide; matches the __opencl_c_atomic_* features
+    // (compiler::openclCFeatures()).
     return Out.value<cl_device_atomic_capabilities>(
         CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-        CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+        CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+        CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES);
+  case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
+    // builtins/misc.cl: every fence is a sequentially consistent fence.
+    return Out.value<cl_device_atomic_capabilities>(
+        CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+        CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM |
+        CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE |
+        CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES);
   case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
     return Out.value<size_t>(VecBytes / 4);
   case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:

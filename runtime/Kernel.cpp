@@ -3,6 +3,9 @@
 #include "runtime/Context.h"
 #include "runtime/Device.h"
 #include "runtime/Program.h"
+#include "scheduler/Executor.h"
+#include "scheduler/Fiber.h"
+#include "scheduler/NDRange.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -30,34 +33,19 @@ AlignedBlock alignedBlock(size_t N) {
 /// Everything one launch needs, copied when it is enqueued.
 struct Launch {
   std::shared_ptr<const compiler::CompiledProgram> Exe; // keeps the code
-  WorkGroupFn Fn = nullptr;
-  NDRange R;
+  Executor *Exec = nullptr;
+  NDRangeJob Job;
   AlignedBlock Storage;             // one ArgAlign slot per argument
-  std::vector<AlignedBlock> Locals; // __local blocks (one group at a time)
-  AlignedBlock LocalVars;           // the kernel's __local variables
+  std::vector<AlignedBlock> Blocks; // large by-value arguments
   std::vector<void *> ArgPtrs;
   std::vector<MemRef> Buffers;
 
-  cl_int run() const {
-    WorkGroupContext C{};
-    size_t Groups[3];
-    for (unsigned D = 0; D < 3; ++D) {
-      C.LocalSize[D] = R.Local[D];
-      C.GlobalOffset[D] = R.Offset[D];
-      C.GlobalSize[D] = R.Global[D];
-      Groups[D] = C.NumGroups[D] = R.Global[D] / R.Local[D];
-    }
-    C.WorkDim = R.Dims;
-    C.LocalMem = LocalVars.get();
-    void **Args = const_cast<void **>(ArgPtrs.data());
-    for (size_t Z = 0; Z < Groups[2]; ++Z)
-      for (size_t Y = 0; Y < Groups[1]; ++Y)
-        for (size_t X = 0; X < Groups[0]; ++X) {
-          C.GroupId[0] = X;
-          C.GroupId[1] = Y;
-          C.GroupId[2] = Z;
-          Fn(Args, &C);
-        }
+  cl_int run() {
+    Job.Args = ArgPtrs.data();
+    Job.NumArgs = ArgPtrs.size();
+    // Work-groups run on the device's arena (scheduler/NDRange.h); local
+    // memory is per thread, __local arguments included.
+    runNDRange(Exec->arena(), Exec->threads(), Job);
     return CL_SUCCESS;
   }
 };
@@ -143,6 +131,82 @@ cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
   return CL_SUCCESS;
 }
 
+cl_int Kernel::setArgSvm(cl_uint Index, const void *Ptr) {
+  // CL_INVALID_ARG_INDEX if arg_index is not a valid argument index.
+  if (Index >= Info.Args.size())
+    return fail(CL_INVALID_ARG_INDEX,
+                "arg_index " + std::to_string(Index) + " but kernel '" +
+                    Info.Name + "' has " + std::to_string(Info.Args.size()) +
+                    " arguments",
+                context());
+  // CL_INVALID_ARG_VALUE if arg_value specified is not a valid value: an
+  // SVM pointer only fits an argument declared as a pointer to global or
+  // constant memory. (Any pointer value is valid there: the device supports
+  // fine-grain system SVM, so host pointers work as they are.)
+  if (!Info.Args[Index].isPointer())
+    return fail(CL_INVALID_ARG_VALUE,
+                "argument " + std::to_string(Index) +
+                    " is not a pointer to global or constant memory",
+                context());
+  ArgValue V;
+  V.Set = true;
+  V.SvmPtr = const_cast<void *>(Ptr);
+  std::lock_guard<std::mutex> G(Lock);
+  Args[Index] = std::move(V);
+  return CL_SUCCESS;
+}
+
+cl_int Kernel::setExecInfo(cl_kernel_exec_info Param, size_t Size,
+                           const void *Value) {
+  // CL_INVALID_VALUE if ... param_value is NULL or if the size specified by
+  // param_value_size is not valid.
+  if (!Value)
+    return fail(CL_INVALID_VALUE, "param_value is NULL", context());
+  switch (Param) {
+  case CL_KERNEL_EXEC_INFO_SVM_PTRS: {
+    if (Size % sizeof(void *) != 0)
+      return fail(CL_INVALID_VALUE,
+                  "param_value_size is not a multiple of sizeof(void *)",
+                  context());
+    // The pointers need no action on a CPU (they are valid as they are);
+    // they are kept for the kernel's lifetime as the spec describes.
+    auto *P = static_cast<void *const *>(Value);
+    std::lock_guard<std::mutex> G(Lock);
+    SvmPtrs.assign(P, P + Size / sizeof(void *));
+    return CL_SUCCESS;
+  }
+  case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM: {
+    if (Size != sizeof(cl_bool))
+      return fail(CL_INVALID_VALUE, "param_value_size is not sizeof(cl_bool)",
+                  context());
+    // CL_INVALID_OPERATION if param_name is
+    // CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM and param_value is CL_TRUE
+    // but no devices in the context associated with kernel support
+    // fine-grain system SVM allocations. (Every clcpu device does.)
+    std::lock_guard<std::mutex> G(Lock);
+    FineGrainSystem = *static_cast<const cl_bool *>(Value) != CL_FALSE;
+    return CL_SUCCESS;
+  }
+  default:
+    // CL_INVALID_VALUE if param_name is not valid.
+    return fail(CL_INVALID_VALUE,
+                "param_name " + std::to_string(Param) + " is not valid",
+                context());
+  }
+}
+
+Kernel *Kernel::clone(const Kernel &Src) {
+  auto *K = new Kernel(Src.Prog, Src.Exe, Src.Info);
+  std::lock_guard<std::mutex> G(Src.Lock);
+  // "Cloning ... makes a copy of the kernel object, the kernel arguments
+  // and any information passed to the kernel object using
+  // clSetKernelExecInfo."
+  K->Args = Src.Args;
+  K->SvmPtrs = Src.SvmPtrs;
+  K->FineGrainSystem = Src.FineGrainSystem;
+  return K;
+}
+
 bool Kernel::argsComplete(cl_uint &Missing) const {
   std::lock_guard<std::mutex> G(Lock);
   for (cl_uint I = 0; I < Args.size(); ++I)
@@ -156,6 +220,10 @@ bool Kernel::argsComplete(cl_uint &Missing) const {
 size_t Kernel::maxWorkGroupSize(const Device *D) const {
   size_t Max = 0;
   D->getInfo(CL_DEVICE_MAX_WORK_GROUP_SIZE, InfoOut(sizeof Max, &Max, nullptr));
+  // A work-group with barriers needs a fiber stack per work-item: kernels
+  // with large private arrays get smaller groups (scheduler/Fiber.h).
+  if (Info.PerWorkItem)
+    Max = std::min(Max, maxFibersPerGroup(fiberStackSize(Info.PrivateMemSize)));
   return Max ? Max : 1;
 }
 
@@ -180,9 +248,19 @@ cl_int Kernel::enqueue(CommandQueue *Q, cl_command_type Type, const NDRange &R,
                        cl_event *Event) {
   auto L = std::make_shared<Launch>();
   L->Exe = Exe;
-  L->Fn = Info.Fn;
-  L->R = R;
-  L->LocalVars = alignedBlock(Info.LocalMemSize);
+  L->Exec = &Q->executor();
+  NDRangeJob &J = L->Job;
+  J.Fn = Info.Fn;
+  J.PerWorkItem = Info.PerWorkItem;
+  J.FiberStack = fiberStackSize(Info.PrivateMemSize);
+  J.Dims = R.Dims;
+  for (unsigned D = 0; D < 3; ++D) {
+    J.Offset[D] = R.Offset[D];
+    J.Global[D] = R.Global[D];
+    J.Local[D] = R.Local[D];
+  }
+  J.LocalVarsSize = Info.LocalMemSize;
+  cl_ulong LocalBytes = Info.LocalMemSize;
   {
     std::lock_guard<std::mutex> G(Lock);
     L->Storage = alignedBlock(Args.size() * ArgAlign);
@@ -191,24 +269,43 @@ cl_int Kernel::enqueue(CommandQueue *Q, cl_command_type Type, const NDRange &R,
       unsigned char *Slot = L->Storage.get() + I * ArgAlign;
       void *P = nullptr;
       if (V.LocalSize) {
-        L->Locals.push_back(alignedBlock(V.LocalSize));
-        P = L->Locals.back().get();
-        std::memcpy(Slot, &P, sizeof P);
+        // The scheduler points this argument at each thread's local block.
+        J.LocalArgs.push_back({static_cast<unsigned>(I), V.LocalSize});
+        LocalBytes += V.LocalSize;
       } else if (Info.Args[I].isPointer()) {
         if (V.Buffer.get())
           P = V.Buffer->data();
+        else
+          P = V.SvmPtr; // clSetKernelArgSVMPointer (null otherwise)
         std::memcpy(Slot, &P, sizeof P);
         L->Buffers.push_back(V.Buffer);
       } else {
         if (V.Bytes.size() > ArgAlign) {
           // Large by-value arguments get a block of their own.
-          L->Locals.push_back(alignedBlock(V.Bytes.size()));
-          Slot = L->Locals.back().get();
+          L->Blocks.push_back(alignedBlock(V.Bytes.size()));
+          Slot = L->Blocks.back().get();
         }
         std::memcpy(Slot, V.Bytes.data(), V.Bytes.size());
       }
       L->ArgPtrs.push_back(Slot);
     }
+  }
+  {
+    cl_ulong MaxLocal = 0;
+    Q->device()->getInfo(CL_DEVICE_LOCAL_MEM_SIZE,
+                         InfoOut(sizeof MaxLocal, &MaxLocal, nullptr));
+    // CL_OUT_OF_RESOURCES if there is a failure to queue the execution
+    // instance of kernel on the command-queue because of insufficient
+    // resources needed to execute the kernel (here: the kernel's __local
+    // variables plus its __local arguments exceed CL_DEVICE_LOCAL_MEM_SIZE).
+    if (LocalBytes > MaxLocal)
+      return fail(CL_OUT_OF_RESOURCES,
+                  "kernel '" + Info.Name + "' needs " +
+                      std::to_string(LocalBytes) +
+                      " bytes of local memory, more than "
+                      "CL_DEVICE_LOCAL_MEM_SIZE (" +
+                      std::to_string(MaxLocal) + ")",
+                  context());
   }
   return Q->enqueue(Type, NumEvents, WaitList, Event, /*Blocking=*/false,
                     [L]() -> cl_int {
@@ -260,7 +357,8 @@ cl_int Kernel::getWorkGroupInfo(const Device *D,
   case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
     return Out.value<size_t>(16);
   case CL_KERNEL_PRIVATE_MEM_SIZE:
-    return Out.value<cl_ulong>(0);
+    // The work-group function's fixed-size stack allocations.
+    return Out.value<cl_ulong>(Info.PrivateMemSize);
   case CL_KERNEL_GLOBAL_WORK_SIZE:
     // CL_INVALID_VALUE if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and device
     // is not a custom device and kernel is not a built-in kernel.

@@ -41,6 +41,14 @@ public:
 
   /// clSetKernelArg after the handle check.
   cl_int setArg(cl_uint Index, size_t Size, const void *Value);
+  /// clSetKernelArgSVMPointer after the handle check: any pointer is valid
+  /// (the device supports fine-grain system SVM).
+  cl_int setArgSvm(cl_uint Index, const void *Ptr);
+  /// clSetKernelExecInfo after the handle check.
+  cl_int setExecInfo(cl_kernel_exec_info Param, size_t Size, const void *Value);
+  /// clCloneKernel: a new kernel object with \p Src's argument values and
+  /// execution information.
+  static Kernel *clone(const Kernel &Src);
   /// True if every argument has a value (else \p Missing is the first one).
   bool argsComplete(cl_uint &Missing) const;
 
@@ -66,13 +74,16 @@ private:
     std::vector<unsigned char> Bytes; // private arguments
     MemRef Buffer;                    // buffers (may be null)
     size_t LocalSize = 0;             // __local arguments
+    void *SvmPtr = nullptr;           // clSetKernelArgSVMPointer
   };
 
   Program *Prog;
   std::shared_ptr<const compiler::CompiledProgram> Exe;
   const compiler::KernelInfo &Info;
-  mutable std::mutex Lock; // guards Args
+  mutable std::mutex Lock; // guards Args and the execution information
   std::vector<ArgValue> Args;
+  std::vector<void *> SvmPtrs; // CL_KERNEL_EXEC_INFO_SVM_PTRS
+  bool FineGrainSystem = true; // CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM
 };
 
 } // namespace clcpu

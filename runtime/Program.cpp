@@ -1,24 +1,87 @@
 #include "runtime/Program.h"
+#include "compiler/Cache.h"
+#include "runtime/Config.h"
 #include "runtime/Context.h"
 #include "runtime/Device.h"
+#include "runtime/Platform.h"
+
+#include <condition_variable>
+#include <thread>
 
 namespace clcpu {
 
-Program::Program(Context *C, std::string Src, bool FromSource)
-    : Ctx(C), Source(std::move(Src)), FromSource(FromSource) {
+namespace {
+/// Background builds still running. At exit (this library's static
+/// destructors run before LLVM's) it waits for them, so that no build
+/// thread is inside LLVM while LLVM tears itself down.
+class BackgroundBuilds {
+public:
+  void started() {
+    std::lock_guard<std::mutex> G(M);
+    ++Running;
+  }
+  void finished() {
+    std::lock_guard<std::mutex> G(M);
+    if (--Running == 0)
+      Idle.notify_all();
+  }
+  ~BackgroundBuilds() {
+    std::unique_lock<std::mutex> L(M);
+    Idle.wait(L, [&] { return Running == 0; });
+  }
+
+private:
+  std::mutex M;
+  std::condition_variable Idle;
+  int Running = 0;
+};
+BackgroundBuilds Background;
+} // namespace
+
+Program::Program(Context *C, std::string Src, Origin O)
+    : Ctx(C), Source(std::move(Src)), Orig(O) {
   Ctx->retainInternal();
+}
+
+Program::Program(Context *C, compiler::BinaryContents Binary)
+    : Ctx(C), Orig(Origin::Binary), Input(std::move(Binary)) {
+  Ctx->retainInternal();
+  if (Input.Type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
+    // A compiled object or library: an input to clLinkProgram as it is.
+    Object = Input.Payload;
+    ObjectType = Input.Type;
+  }
 }
 
 Program::~Program() { Ctx->releaseInternal(); }
 
 bool Program::hasDevice(const Device *D) const { return Ctx->hasDevice(D); }
 
-cl_int Program::begin(const std::string &OptText) {
+compiler::BuildSettings Program::buildSettings() {
+  const Config &C = config();
+  compiler::BuildSettings S;
+  if (C.Cache)
+    S.CacheDir = compiler::cache::directory(C.CacheDir);
+  S.DumpIRBefore = C.DumpIRBefore;
+  S.DumpIRAfter = C.DumpIRAfter;
+  S.DumpAsm = C.DumpAsm;
+  S.LogTimes = C.LogBuildTimes;
+  S.DriverVersion = DriverVersionString;
+  return S;
+}
+
+cl_int Program::begin(const std::string &OptText, bool NeedSource) {
   std::lock_guard<std::mutex> G(Lock);
-  // CL_INVALID_OPERATION if program was not created with
+  // clBuildProgram: CL_INVALID_OPERATION if program was not created with
   // clCreateProgramWithSource, clCreateProgramWithIL or
   // clCreateProgramWithBinary.
-  if (!FromSource)
+  if (Orig == Origin::Linked)
+    return fail(CL_INVALID_OPERATION,
+                "program was not created from source or a binary", Ctx);
+  // clCompileProgram: CL_INVALID_OPERATION if program has no source or IL
+  // available, i.e. it has not been created with clCreateProgramWithSource
+  // or clCreateProgramWithIL.
+  if (NeedSource && Orig != Origin::Source)
     return fail(CL_INVALID_OPERATION, "program was not created from source",
                 Ctx);
   // CL_INVALID_OPERATION if the build of a program executable for any of
@@ -34,24 +97,69 @@ cl_int Program::begin(const std::string &OptText) {
   Status = CL_BUILD_IN_PROGRESS;
   Options = OptText;
   Log.clear();
+  // No executable while the build runs (clCreateKernel fails with
+  // CL_INVALID_PROGRAM_EXECUTABLE).
+  Exe = nullptr;
   return CL_SUCCESS;
 }
 
-cl_int Program::build(const char *Opts) {
-  std::string OptText = Opts ? Opts : "";
-  if (cl_int Err = begin(OptText))
-    return Err;
+cl_int Program::dispatch(std::function<cl_int()> Work, ProgramNotifyFn Notify,
+                         void *User) {
+  if (!Notify)
+    return Work();
+  // "If pfn_notify is not NULL, clBuildProgram does not need to wait for the
+  // build to complete and can return immediately once the build operation
+  // can begin." The program (and so its context) stays alive until the
+  // notification has been delivered.
+  retainInternal();
+  Background.started();
+  auto Run = [this, Work = std::move(Work), Notify, User] {
+    Work();
+    Notify(handle(), User);
+    releaseInternal();
+    Background.finished();
+  };
+  try {
+    std::thread(Run).detach();
+  } catch (const std::system_error &) {
+    // No thread available: build synchronously instead.
+    Run();
+  }
+  return CL_SUCCESS;
+}
+
+cl_int Program::runBuild(const std::string &OptText) {
   std::string NewLog;
   std::unique_ptr<compiler::CompiledProgram> Compiled;
-  cl_int Err = compiler::build(Source, OptText, NewLog, Compiled);
+  compiler::BuildSettings S = buildSettings();
+  cl_int Err;
+  if (Orig == Origin::Binary) {
+    if (Input.Type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
+      // The executable's optimized bitcode is JIT'd again.
+      Err = compiler::loadExecutable(Input.Payload, Input.Options, NewLog,
+                                     Compiled, S);
+    } else {
+      // A compiled object or library binary: linked into an executable.
+      bool IsLibrary = false;
+      std::string Unused;
+      Err = compiler::link({Input.Payload}, "", NewLog, Compiled, IsLibrary,
+                           Unused, S);
+      if (Err != CL_SUCCESS)
+        Err = CL_BUILD_PROGRAM_FAILURE;
+    }
+  } else {
+    Err = compiler::build(Source, OptText, NewLog, Compiled, S);
+  }
   {
     std::lock_guard<std::mutex> G(Lock);
     Building = false;
     Log = NewLog;
     Status = Err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     Exe = std::move(Compiled);
-    Object.clear();
-    ObjectType = CL_PROGRAM_BINARY_TYPE_NONE;
+    if (Orig != Origin::Binary) {
+      Object.clear();
+      ObjectType = CL_PROGRAM_BINARY_TYPE_NONE;
+    }
   }
   if (Err == CL_INVALID_BUILD_OPTIONS)
     return fail(Err, "invalid build options: " + NewLog, Ctx);
@@ -60,11 +168,23 @@ cl_int Program::build(const char *Opts) {
   return CL_SUCCESS;
 }
 
-cl_int Program::compile(const char *Opts,
-                        const std::vector<compiler::Header> &Headers) {
+cl_int Program::build(const char *Opts, ProgramNotifyFn Notify, void *User) {
   std::string OptText = Opts ? Opts : "";
-  if (cl_int Err = begin(OptText))
+  // CL_INVALID_BUILD_OPTIONS if the build options specified by options are
+  // invalid (checked before an asynchronous build starts).
+  compiler::Options Parsed;
+  std::string OptErr;
+  if (Orig == Origin::Source &&
+      !compiler::parseOptions(OptText, Parsed, OptErr))
+    return fail(CL_INVALID_BUILD_OPTIONS, "invalid build options: " + OptErr,
+                Ctx);
+  if (cl_int Err = begin(OptText, /*NeedSource=*/false))
     return Err;
+  return dispatch([this, OptText] { return runBuild(OptText); }, Notify, User);
+}
+
+cl_int Program::runCompile(const std::string &OptText,
+                           const std::vector<compiler::Header> &Headers) {
   std::string NewLog, Obj;
   cl_int Err = compiler::compile(Source, OptText, Headers, NewLog, Obj);
   {
@@ -82,8 +202,27 @@ cl_int Program::compile(const char *Opts,
   return CL_SUCCESS;
 }
 
+cl_int Program::compile(const char *Opts,
+                        const std::vector<compiler::Header> &Headers,
+                        ProgramNotifyFn Notify, void *User) {
+  std::string OptText = Opts ? Opts : "";
+  // CL_INVALID_COMPILER_OPTIONS if the compiler options specified by options
+  // are invalid.
+  compiler::Options Parsed;
+  std::string OptErr;
+  if (!compiler::parseOptions(OptText, Parsed, OptErr))
+    return fail(CL_INVALID_COMPILER_OPTIONS,
+                "invalid compiler options: " + OptErr, Ctx);
+  if (cl_int Err = begin(OptText, /*NeedSource=*/true))
+    return Err;
+  return dispatch(
+      [this, OptText, Headers] { return runCompile(OptText, Headers); }, Notify,
+      User);
+}
+
 cl_int Program::link(Context *C, const char *Opts,
-                     const std::vector<Program *> &Inputs, Program *&Out) {
+                     const std::vector<Program *> &Inputs, Program *&Out,
+                     ProgramNotifyFn Notify, void *User) {
   std::vector<std::string> Objects;
   for (Program *P : Inputs) {
     std::lock_guard<std::mutex> G(P->Lock);
@@ -105,33 +244,68 @@ cl_int Program::link(Context *C, const char *Opts,
     Objects.push_back(P->Object);
   }
   std::string OptText = Opts ? Opts : "";
-  std::string NewLog, Library;
-  bool IsLibrary = false;
-  std::unique_ptr<compiler::CompiledProgram> Compiled;
-  cl_int Err =
-      compiler::link(Objects, OptText, NewLog, Compiled, IsLibrary, Library);
   // CL_INVALID_LINKER_OPTIONS if the linker options specified by options are
   // invalid.
-  if (Err == CL_INVALID_LINKER_OPTIONS)
-    return fail(Err, NewLog, C);
-  auto *P = new Program(C, "", /*FromSource=*/false);
+  bool IsLibrary = false;
+  std::string OptErr;
+  if (!compiler::parseLinkOptions(OptText, IsLibrary, OptErr))
+    return fail(CL_INVALID_LINKER_OPTIONS, OptErr, C);
+  auto *P = new Program(C, "", Origin::Linked);
   P->Options = OptText;
-  P->Log = NewLog;
-  P->Status = Err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
-  if (Err == CL_SUCCESS && IsLibrary) {
-    P->Object = std::move(Library);
-    P->ObjectType = CL_PROGRAM_BINARY_TYPE_LIBRARY;
-  }
-  P->Exe = std::move(Compiled);
+  P->Building = true;
+  P->Status = CL_BUILD_IN_PROGRESS;
   Out = P;
-  if (Err != CL_SUCCESS)
-    return fail(Err, "link failed:\n" + NewLog, C);
-  return CL_SUCCESS;
+  return P->dispatch(
+      [P, Objects = std::move(Objects), OptText] {
+        std::string NewLog, Library;
+        bool IsLib = false;
+        std::unique_ptr<compiler::CompiledProgram> Compiled;
+        cl_int Err = compiler::link(Objects, OptText, NewLog, Compiled, IsLib,
+                                    Library, buildSettings());
+        {
+          std::lock_guard<std::mutex> G(P->Lock);
+          P->Building = false;
+          P->Log = NewLog;
+          P->Status = Err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+          if (Err == CL_SUCCESS && IsLib) {
+            P->Object = std::move(Library);
+            P->ObjectType = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+          }
+          P->Exe = std::move(Compiled);
+        }
+        if (Err != CL_SUCCESS)
+          return fail(Err, "link failed:\n" + NewLog, P->Ctx);
+        return CL_SUCCESS;
+      },
+      Notify, User);
 }
 
 std::shared_ptr<const compiler::CompiledProgram> Program::executable() const {
   std::lock_guard<std::mutex> G(Lock);
   return Exe;
+}
+
+std::string Program::binary() const {
+  compiler::BinaryContents B;
+  {
+    std::lock_guard<std::mutex> G(Lock);
+    if (Building)
+      return "";
+    if (Exe) {
+      B.Type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+      B.Payload = Exe->Payload;
+      B.Options = Orig == Origin::Binary ? Input.Options : Options;
+    } else if (ObjectType != CL_PROGRAM_BINARY_TYPE_NONE) {
+      B.Type = ObjectType;
+      B.Payload = Object;
+      B.Options = Options;
+    } else if (Orig == Origin::Binary) {
+      B = Input; // not built yet: the binary it was created with
+    } else {
+      return "";
+    }
+  }
+  return compiler::writeBinary(B, DriverVersionString);
 }
 
 cl_int Program::getInfo(cl_program_info Param, InfoOut Out) const {
@@ -157,8 +331,8 @@ cl_int Program::getInfo(cl_program_info Param, InfoOut Out) const {
     // will be set to 0."
     return Out.bytes(nullptr, 0);
   case CL_PROGRAM_BINARY_SIZES:
-    // No program binaries yet: every device's binary is empty.
-    return Out.array(std::vector<size_t>(Devs.size(), 0));
+    // One build serves every device: each gets the same binary.
+    return Out.array(std::vector<size_t>(Devs.size(), binary().size()));
   case CL_PROGRAM_NUM_KERNELS:
   case CL_PROGRAM_KERNEL_NAMES: {
     auto E = executable();
@@ -194,8 +368,12 @@ cl_int Program::getBuildInfo(cl_program_build_info Param, InfoOut Out) const {
   case CL_PROGRAM_BUILD_LOG:
     return Out.string(Log);
   case CL_PROGRAM_BINARY_TYPE:
-    return Out.value<cl_program_binary_type>(
-        Exe ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : ObjectType);
+    if (Exe)
+      return Out.value<cl_program_binary_type>(
+          CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    if (Orig == Origin::Binary && !Building && Status == CL_BUILD_NONE)
+      return Out.value<cl_program_binary_type>(Input.Type);
+    return Out.value<cl_program_binary_type>(ObjectType);
   case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
     return Out.value<size_t>(Exe ? Exe->GlobalVariableTotalSize : 0);
   default:

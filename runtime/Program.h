@@ -2,13 +2,16 @@
 #define CLCPU_RUNTIME_PROGRAM_H
 
 // Program objects (OpenCL 3.0 API spec, 5.8 "Program Objects"): created from
-// OpenCL C source, built in process by compiler/ (Clang + ORC JIT).
+// OpenCL C source or from a clcpu program binary (compiler/Binary.h), built
+// in process by compiler/ (Clang + ORC JIT), with the on-disk kernel cache.
 
+#include "compiler/Binary.h"
 #include "compiler/Compiler.h"
 #include "runtime/Info.h"
 #include "runtime/Object.h"
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -18,39 +21,53 @@ namespace clcpu {
 
 using ProgramNotifyFn = void(CL_CALLBACK *)(cl_program, void *);
 
-/// A program: its source, the result of the last build (one build serves
-/// every device of the context: they are all the same host CPU), and the
-/// number of kernel objects attached. Holds a driver reference on its
-/// context. Thread-safe: `Lock` guards the build state; a build runs outside
-/// the lock, with `Building` set.
+/// A program: its source (or input binary), the result of the last build
+/// (one build serves every device of the context: they are all the same host
+/// CPU), and the number of kernel objects attached. Holds a driver reference
+/// on its context. Thread-safe: `Lock` guards the build state; a build runs
+/// outside the lock (on a background thread when the application passed a
+/// pfn_notify), with `Building` set.
 class Program : public Object<Program, _cl_program, ObjectKind::Program> {
 public:
-  /// \p FromSource: created by clCreateProgramWithSource (else by
-  /// clLinkProgram).
-  Program(Context *Ctx, std::string Source, bool FromSource = true);
+  enum class Origin { Source, Binary, Linked };
+
+  /// Created by clCreateProgramWithSource (\p O Source) or clLinkProgram
+  /// (\p O Linked).
+  Program(Context *Ctx, std::string Source, Origin O = Origin::Source);
+  /// Created by clCreateProgramWithBinary from a checked binary.
+  Program(Context *Ctx, compiler::BinaryContents Binary);
   ~Program() override;
 
   Context *context() const { return Ctx; }
-  /// The source (immutable; empty for linked programs).
+  /// The source (immutable; empty for linked and binary programs).
   const std::string &source() const { return Source; }
   bool hasDevice(const Device *D) const;
 
-  /// clBuildProgram after the argument checks: synchronous; returns
-  /// CL_SUCCESS, CL_INVALID_OPERATION (build running or kernels attached),
-  /// CL_INVALID_BUILD_OPTIONS or CL_BUILD_PROGRAM_FAILURE.
-  cl_int build(const char *Options);
-  /// clCompileProgram after the argument checks: synchronous; the result is
-  /// a compiled object. CL_SUCCESS, CL_INVALID_OPERATION,
-  /// CL_INVALID_COMPILER_OPTIONS or CL_COMPILE_PROGRAM_FAILURE.
+  /// clBuildProgram after the argument checks. Without \p Notify it is
+  /// synchronous and returns CL_SUCCESS, CL_INVALID_OPERATION (build running
+  /// or kernels attached), CL_INVALID_BUILD_OPTIONS or
+  /// CL_BUILD_PROGRAM_FAILURE; with \p Notify the build runs on a background
+  /// thread, which calls \p Notify when done.
+  cl_int build(const char *Options, ProgramNotifyFn Notify = nullptr,
+               void *User = nullptr);
+  /// clCompileProgram after the argument checks (the result is a compiled
+  /// object): CL_SUCCESS, CL_INVALID_OPERATION, CL_INVALID_COMPILER_OPTIONS
+  /// or CL_COMPILE_PROGRAM_FAILURE; asynchronous as build() with \p Notify.
   cl_int compile(const char *Options,
-                 const std::vector<compiler::Header> &Headers);
+                 const std::vector<compiler::Header> &Headers,
+                 ProgramNotifyFn Notify = nullptr, void *User = nullptr);
   /// clLinkProgram after the argument checks: a new program in \p Out (also
-  /// on CL_LINK_PROGRAM_FAILURE, so its log can be read).
+  /// on CL_LINK_PROGRAM_FAILURE, so its log can be read). With \p Notify the
+  /// link runs in the background and \p Out is returned at once.
   static cl_int link(Context *Ctx, const char *Options,
-                     const std::vector<Program *> &Inputs, Program *&Out);
+                     const std::vector<Program *> &Inputs, Program *&Out,
+                     ProgramNotifyFn Notify = nullptr, void *User = nullptr);
 
-  /// The last successful build, or nullptr.
+  /// The last successful build, or nullptr (also while a build runs).
   std::shared_ptr<const compiler::CompiledProgram> executable() const;
+  /// The program binary (CL_PROGRAM_BINARIES) of every device; empty if
+  /// there is nothing to return.
+  std::string binary() const;
 
   /// Kernel objects attached (clBuildProgram fails while there are any).
   void kernelAttached() { ++Kernels; }
@@ -59,10 +76,14 @@ public:
   cl_int getInfo(cl_program_info Param, InfoOut Out) const;
   cl_int getBuildInfo(cl_program_build_info Param, InfoOut Out) const;
 
+  /// The compiler's settings from the configuration (cache, dumps, timing).
+  static compiler::BuildSettings buildSettings();
+
 private:
   Context *Ctx;
   std::string Source;
-  bool FromSource;
+  Origin Orig;
+  compiler::BinaryContents Input; // Origin::Binary
   std::atomic<int> Kernels{0};
   mutable std::mutex Lock; // guards everything below
   bool Building = false;
@@ -73,8 +94,17 @@ private:
   std::string Object; // compiled object or library (LLVM bitcode)
   cl_program_binary_type ObjectType = CL_PROGRAM_BINARY_TYPE_NONE;
 
-  /// Marks a build/compile as running; fails if one is or kernels exist.
-  cl_int begin(const std::string &Opts);
+  /// Marks a build/compile as running; fails if one is or kernels exist, or
+  /// (\p NeedSource) if the program has no source.
+  cl_int begin(const std::string &Opts, bool NeedSource);
+  /// The build itself (runs outside the lock), then the new state.
+  cl_int runBuild(const std::string &Opts);
+  cl_int runCompile(const std::string &Opts,
+                    const std::vector<compiler::Header> &Headers);
+  /// Runs \p Work now, or (with \p Notify) on a background thread that then
+  /// calls \p Notify; the program stays alive until then.
+  cl_int dispatch(std::function<cl_int()> Work, ProgramNotifyFn Notify,
+                  void *User);
 };
 
 } // namespace clcpu

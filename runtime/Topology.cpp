@@ -47,8 +47,11 @@ std::string procCpuinfo(const char *Key) {
 } // namespace
 
 const Topology &Topology::get() {
-  static const Topology T;
-  return T;
+  // Never destroyed: TBB workers woken late (a kernel's helper tasks) may
+  // still enter an arena, and bind themselves, while the process runs its
+  // static destructors.
+  static const Topology *T = new Topology;
+  return *T;
 }
 
 Topology::Topology() {

@@ -56,7 +56,8 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(
                                  CL_DEVICE_TYPE_ACCELERATOR |
                                  CL_DEVICE_TYPE_CUSTOM;
     // CL_INVALID_DEVICE_TYPE if device_type is not a valid value.
-    if (device_type != CL_DEVICE_TYPE_ALL && (device_type & ~Known))
+    if (device_type == 0 ||
+        (device_type != CL_DEVICE_TYPE_ALL && (device_type & ~Known)))
       return fail(CL_INVALID_DEVICE_TYPE, "device_type is not a valid value");
     std::vector<Device *> Devs;
     if (device_type & (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT))

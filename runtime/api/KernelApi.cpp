@@ -257,10 +257,11 @@ cl_int enqueueNDRange(cl_command_queue command_queue, cl_kernel kernel,
                     "local_work_size[" + std::to_string(D) +
                         "] exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES",
                     C);
-      // CL_INVALID_WORK_GROUP_SIZE if ... the global_work_size is not evenly
-      // divisible by the local_work_size (clcpu does not support non-uniform
-      // work-groups yet).
-      if (R.Global[D] % R.Local[D] != 0)
+      // CL_INVALID_WORK_GROUP_SIZE if the program was compiled with
+      // -cl-uniform-work-group-size and the number of work-items specified
+      // by global_work_size is not evenly divisible by size of work-group
+      // given by local_work_size (OpenCL C 1.x programs are uniform too).
+      if (R.Global[D] % R.Local[D] != 0 && K->info().UniformWorkGroupSize)
         return fail(CL_INVALID_WORK_GROUP_SIZE,
                     "global_work_size[" + std::to_string(D) +
                         "] is not a multiple of local_work_size",
@@ -329,5 +330,40 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue,
     return enqueueNDRange(command_queue, kernel, 1, nullptr, &One, &One,
                           num_events_in_wait_list, event_wait_list, event,
                           CL_COMMAND_TASK);
+  });
+}
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel,
+                                                 cl_int *errcode_ret) {
+  return apiCreate<cl_kernel>(__func__, errcode_ret, [&](cl_kernel &Out) {
+    // CL_INVALID_KERNEL if kernel is not a valid kernel object.
+    Kernel *K = Kernel::fromHandle(source_kernel);
+    if (!K)
+      return fail(CL_INVALID_KERNEL, "source_kernel is not a valid kernel");
+    Out = Kernel::clone(*K)->handle();
+    return CL_SUCCESS;
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(
+    cl_kernel kernel, cl_uint arg_index, const void *arg_value) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_KERNEL if kernel is not a valid kernel object.
+    Kernel *K = Kernel::fromHandle(kernel);
+    if (!K)
+      return fail(CL_INVALID_KERNEL, "kernel is not a valid kernel");
+    return K->setArgSvm(arg_index, arg_value);
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
+                    size_t param_value_size, const void *param_value) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_KERNEL if kernel is not a valid kernel object.
+    Kernel *K = Kernel::fromHandle(kernel);
+    if (!K)
+      return fail(CL_INVALID_KERNEL, "kernel is not a valid kernel");
+    return K->setExecInfo(param_name, param_value_size, param_value);
   });
 }

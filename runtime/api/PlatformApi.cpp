@@ -70,7 +70,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform,
     const cl_device_type Known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU |
                                  CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR |
                                  CL_DEVICE_TYPE_CUSTOM;
-    if (device_type != CL_DEVICE_TYPE_ALL && (device_type & ~Known))
+    if (device_type == 0 ||
+        (device_type != CL_DEVICE_TYPE_ALL && (device_type & ~Known)))
       return fail(CL_INVALID_DEVICE_TYPE,
                   "device_type " + std::to_string(device_type) +
                       " is not a valid value");

@@ -2,6 +2,7 @@
 
 #include "runtime/Context.h"
 #include "runtime/Device.h"
+#include "runtime/Platform.h"
 #include "runtime/Program.h"
 
 #include <cstring>
@@ -93,12 +94,10 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(
                         "] is not a device of the program",
                     C);
     }
-    cl_int Err = P->build(options);
     // "pfn_notify ... will be called when the program executable has been
-    // built (successfully or unsuccessfully)." The build is synchronous.
-    if (pfn_notify && Err != CL_INVALID_OPERATION)
-      pfn_notify(program, user_data);
-    return Err;
+    // built (successfully or unsuccessfully)": with pfn_notify the build
+    // runs in the background.
+    return P->build(options, pfn_notify, user_data);
   });
 }
 
@@ -113,15 +112,22 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program,
     if (!P)
       return fail(CL_INVALID_PROGRAM, "program is not a valid program");
     if (param_name == CL_PROGRAM_BINARIES) {
-      // An array of pointers the application allocated, one per device; the
-      // binaries are empty (CL_PROGRAM_BINARY_SIZES are 0), so nothing is
-      // written through them.
-      size_t N = P->context()->devices().size() * sizeof(unsigned char *);
+      // An array of pointers the application allocated, one per device, each
+      // to CL_PROGRAM_BINARY_SIZES bytes; a NULL entry skips that device.
+      size_t NumDevs = P->context()->devices().size();
+      size_t N = NumDevs * sizeof(unsigned char *);
       // CL_INVALID_VALUE if ... size in bytes specified by param_value_size
       // is < size of return type ... and param_value is not NULL.
       if (param_value && param_value_size < N)
         return fail(CL_INVALID_VALUE, "param_value_size is too small",
                     P->context());
+      if (param_value) {
+        std::string Bin = P->binary();
+        auto **Ptrs = static_cast<unsigned char **>(param_value);
+        for (size_t I = 0; I < NumDevs; ++I)
+          if (Ptrs[I] && !Bin.empty())
+            std::memcpy(Ptrs[I], Bin.data(), Bin.size());
+      }
       if (param_value_size_ret)
         *param_value_size_ret = N;
       return CL_SUCCESS;
@@ -216,12 +222,9 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
                     C);
       Headers.push_back({header_include_names[I], H->source()});
     }
-    cl_int Err = P->compile(options, Headers);
-    // "pfn_notify ... will be called when the compiler has completed." The
-    // compilation is synchronous.
-    if (pfn_notify && Err != CL_INVALID_OPERATION)
-      pfn_notify(program, user_data);
-    return Err;
+    // "pfn_notify ... will be called when the compiler has completed": with
+    // pfn_notify the compilation runs in the background.
+    return P->compile(options, Headers, pfn_notify, user_data);
   });
 }
 
@@ -261,16 +264,185 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(
                     C);
       Inputs.push_back(P);
     }
-    cl_int E = Program::link(C, options, Inputs, Out);
-    // "pfn_notify ... will be called when the linker has completed." The
-    // link is synchronous.
-    if (Out && pfn_notify)
-      pfn_notify(Out->handle(), user_data);
-    return E;
+    // "pfn_notify ... will be called when the linker has completed": with
+    // pfn_notify the link runs in the background and the program is
+    // returned at once.
+    return Program::link(C, options, Inputs, Out, pfn_notify, user_data);
   });
   if (errcode_ret)
     *errcode_ret = Err;
   // On CL_LINK_PROGRAM_FAILURE the program is returned so that its build
   // log can be queried.
   return Out ? Out->handle() : nullptr;
+}
+
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
+    cl_context context, cl_uint num_devices, const cl_device_id *device_list,
+    const size_t *lengths, const unsigned char **binaries,
+    cl_int *binary_status, cl_int *errcode_ret) {
+  return apiCreate<cl_program>(__func__, errcode_ret, [&](cl_program &Out) {
+    // CL_INVALID_CONTEXT if context is not a valid context.
+    Context *C = Context::fromHandle(context);
+    if (!C)
+      return fail(CL_INVALID_CONTEXT, "context is not a valid context");
+    // CL_INVALID_VALUE if device_list is NULL or num_devices is zero.
+    if (!device_list || num_devices == 0)
+      return fail(CL_INVALID_VALUE, "device_list is NULL or num_devices is 0",
+                  C);
+    for (cl_uint I = 0; I < num_devices; ++I) {
+      // CL_INVALID_DEVICE if any device in device_list is not in the list of
+      // devices associated with context.
+      Device *D = Device::fromHandle(device_list[I]);
+      if (!D || !C->hasDevice(D))
+        return fail(CL_INVALID_DEVICE,
+                    "device_list[" + std::to_string(I) +
+                        "] is not a device of the context",
+                    C);
+    }
+    // CL_INVALID_VALUE if lengths or binaries is NULL or if any entry in
+    // lengths[i] is zero or binaries[i] is NULL.
+    if (!lengths || !binaries)
+      return fail(CL_INVALID_VALUE, "lengths or binaries is NULL", C);
+    for (cl_uint I = 0; I < num_devices; ++I)
+      if (lengths[I] == 0 || !binaries[I]) {
+        if (binary_status)
+          binary_status[I] = CL_INVALID_VALUE;
+        return fail(CL_INVALID_VALUE,
+                    "lengths[" + std::to_string(I) + "] is 0 or binaries[" +
+                        std::to_string(I) + "] is NULL",
+                    C);
+      }
+    // CL_INVALID_BINARY if an invalid program binary was encountered for any
+    // device. binary_status will return specific status for each device.
+    std::vector<compiler::BinaryContents> Parsed(num_devices);
+    std::string FirstWhy;
+    for (cl_uint I = 0; I < num_devices; ++I) {
+      std::string Why;
+      bool Ok = compiler::readBinary(binaries[I], lengths[I],
+                                     DriverVersionString, Parsed[I], Why);
+      if (binary_status)
+        binary_status[I] = Ok ? CL_SUCCESS : CL_INVALID_BINARY;
+      if (!Ok && FirstWhy.empty())
+        FirstWhy = "binaries[" + std::to_string(I) + "]: " + Why;
+    }
+    if (!FirstWhy.empty())
+      return fail(CL_INVALID_BINARY, FirstWhy, C);
+    // Every device is the same host CPU: one binary serves them all.
+    Out = (new Program(C, std::move(Parsed.front())))->handle();
+    return CL_SUCCESS;
+  });
+}
+
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context,
+                                                          const void *il,
+                                                          size_t length,
+                                                          cl_int *errcode_ret) {
+  return apiCreate<cl_program>(__func__, errcode_ret, [&](cl_program &) {
+    // CL_INVALID_CONTEXT if context is not a valid context.
+    Context *C = Context::fromHandle(context);
+    if (!C)
+      return fail(CL_INVALID_CONTEXT, "context is not a valid context");
+    // CL_INVALID_VALUE if il is NULL or if length is zero.
+    if (!il || length == 0)
+      return fail(CL_INVALID_VALUE, "il is NULL or length is 0", C);
+    // CL_INVALID_OPERATION if no devices in context support intermediate
+    // language programs (CL_DEVICE_IL_VERSION is empty).
+    return fail(CL_INVALID_OPERATION,
+                "no device of the context supports intermediate language "
+                "programs",
+                C);
+  });
+}
+
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
+    cl_context context, cl_uint num_devices, const cl_device_id *device_list,
+    const char *kernel_names, cl_int *errcode_ret) {
+  return apiCreate<cl_program>(__func__, errcode_ret, [&](cl_program &) {
+    // CL_INVALID_CONTEXT if context is not a valid context.
+    Context *C = Context::fromHandle(context);
+    if (!C)
+      return fail(CL_INVALID_CONTEXT, "context is not a valid context");
+    // CL_INVALID_VALUE if device_list is NULL or num_devices is zero.
+    if (!device_list || num_devices == 0)
+      return fail(CL_INVALID_VALUE, "device_list is NULL or num_devices is 0",
+                  C);
+    for (cl_uint I = 0; I < num_devices; ++I) {
+      // CL_INVALID_DEVICE if any device in device_list is not in the list of
+      // devices associated with context.
+      Device *D = Device::fromHandle(device_list[I]);
+      if (!D || !C->hasDevice(D))
+        return fail(CL_INVALID_DEVICE,
+                    "device_list[" + std::to_string(I) +
+                        "] is not a device of the context",
+                    C);
+    }
+    // CL_INVALID_VALUE if kernel_names is NULL or kernel_names contains a
+    // kernel name that is not supported by any of the devices in
+    // device_list (CL_DEVICE_BUILT_IN_KERNELS is empty).
+    if (!kernel_names)
+      return fail(CL_INVALID_VALUE, "kernel_names is NULL", C);
+    return fail(CL_INVALID_VALUE,
+                std::string("no device has the built-in kernels '") +
+                    kernel_names + "'",
+                C);
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clUnloadCompiler(void) {
+  // "This function allows the implementation to release the resources
+  // allocated by the OpenCL compiler. This is a hint": the in-process
+  // compiler keeps nothing worth unloading.
+  return apiCall(__func__, [&] { return CL_SUCCESS; });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clUnloadPlatformCompiler(cl_platform_id platform) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_PLATFORM if platform is not a valid platform.
+    if (!Platform::fromHandle(platform))
+      return fail(CL_INVALID_PLATFORM, "platform is not a valid platform");
+    // A hint; the in-process compiler keeps nothing worth unloading.
+    return CL_SUCCESS;
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(
+    cl_program program,
+    void(CL_CALLBACK *pfn_notify)(cl_program program, void *user_data),
+    void *user_data) {
+  (void)user_data;
+  return apiCall(__func__, [&] {
+    // CL_INVALID_PROGRAM if program is not a valid program object.
+    Program *P = programOf(program);
+    if (!P)
+      return fail(CL_INVALID_PROGRAM, "program is not a valid program");
+    // CL_INVALID_VALUE if pfn_notify is NULL.
+    if (!pfn_notify)
+      return fail(CL_INVALID_VALUE, "pfn_notify is NULL", P->context());
+    // CL_INVALID_OPERATION if no devices in the context associated with
+    // program support destructors for program scope global variables.
+    return fail(CL_INVALID_OPERATION,
+                "no device supports program scope global destructors",
+                P->context());
+  });
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id,
+                                   size_t spec_size, const void *spec_value) {
+  (void)spec_id;
+  (void)spec_size;
+  (void)spec_value;
+  return apiCall(__func__, [&] {
+    // CL_INVALID_PROGRAM if program is not a valid program object created
+    // from an intermediate language (e.g. SPIR-V).
+    Program *P = programOf(program);
+    if (!P)
+      return fail(CL_INVALID_PROGRAM, "program is not a valid program");
+    // CL_INVALID_OPERATION if no devices associated with program support
+    // intermediate language programs.
+    return fail(CL_INVALID_OPERATION,
+                "no device supports intermediate language programs",
+                P->context());
+  });
 }

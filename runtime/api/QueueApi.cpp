@@ -120,6 +120,30 @@ CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(
   });
 }
 
+// Deprecated since OpenCL 1.1. "clSetCommandQueueProperty may
+// unconditionally return an error if no devices in the context associated
+// with command_queue support modifying the properties of a command-queue.
+// Support for modifying the properties of a command-queue is required only
+// for OpenCL 1.0 devices." The device is an OpenCL 3.0 device: queue
+// properties are fixed at creation.
+CL_API_ENTRY cl_int CL_API_CALL clSetCommandQueueProperty(
+    cl_command_queue command_queue, cl_command_queue_properties properties,
+    cl_bool enable, cl_command_queue_properties *old_properties) {
+  return apiCall(__func__, [&] {
+    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command-queue.
+    CommandQueue *Q = queueOf(command_queue);
+    if (!Q)
+      return fail(CL_INVALID_COMMAND_QUEUE,
+                  "command_queue is not a valid command-queue");
+    // CL_INVALID_OPERATION if no devices in the context associated with
+    // command_queue support modifying the properties of a command-queue.
+    return fail(CL_INVALID_OPERATION,
+                "the device (OpenCL 3.0) does not support modifying the "
+                "properties of a command-queue",
+                Q->context());
+  });
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue command_queue) {
   return apiCall(__func__, [&] {
     // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host

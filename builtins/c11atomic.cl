@@ -1,0 +1,91 @@
+//===- builtins/c11atomic.cl - OpenCL C 3.0 6.15.12 atomic functions ------===//
+//
+// atomic_init/load/store/exchange/compare_exchange/fetch_<op>/flag: every
+// operation is sequentially consistent (at least as strong as any requested
+// memory_order) and device-wide (covers every memory_scope).
+
+#include "Builtins.h"
+
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+
+#define SC __ATOMIC_SEQ_CST
+
+// Object type A holding values of T, stored as the integer type I.
+#define C11_COMMON(AS, A, T, I, FROM, TO)                                      \
+  OVL void atomic_init(volatile AS A *p, T v) {                                \
+    *(volatile AS I *)p = FROM(v);                                             \
+  }                                                                            \
+  OVL T atomic_load_explicit(volatile AS A *p, memory_order o,                 \
+                             memory_scope s) {                                 \
+    return TO(__atomic_load_n((volatile AS I *)p, SC));                        \
+  }                                                                            \
+  OVL void atomic_store_explicit(volatile AS A *p, T v, memory_order o,        \
+                                 memory_scope s) {                             \
+    __atomic_store_n((volatile AS I *)p, FROM(v), SC);                         \
+  }                                                                            \
+  OVL T atomic_exchange_explicit(volatile AS A *p, T v, memory_order o,        \
+                                 memory_scope s) {                             \
+    return TO(__atomic_exchange_n((volatile AS I *)p, FROM(v), SC));           \
+  }                                                                            \
+  C11_CMPXCHG(AS, A, T, I, FROM, TO, __global)                                 \
+  C11_CMPXCHG(AS, A, T, I, FROM, TO, __local)                                  \
+  C11_CMPXCHG(AS, A, T, I, FROM, TO, __private)                                \
+  C11_CMPXCHG(AS, A, T, I, FROM, TO, __generic)
+
+#define C11_CMPXCHG(AS, A, T, I, FROM, TO, EAS)                                \
+  OVL bool atomic_compare_exchange_strong_explicit(                            \
+      volatile AS A *p, EAS T *expected, T desired, memory_order s,            \
+      memory_order f, memory_scope sc) {                                       \
+    I e = FROM(*expected);                                                     \
+    bool ok = __atomic_compare_exchange_n((volatile AS I *)p, &e,              \
+                                          FROM(desired), 0, SC, SC);           \
+    *expected = TO(e);                                                         \
+    return ok;                                                                 \
+  }                                                                            \
+  OVL bool atomic_compare_exchange_weak_explicit(                              \
+      volatile AS A *p, EAS T *expected, T desired, memory_order s,            \
+      memory_order f, memory_scope sc) {                                       \
+    return atomic_compare_exchange_strong_explicit(p, expected, desired, s,    \
+                                                   f, sc);                     \
+  }
+
+#define C11_FETCH_OP(AS, A, I, T, OP)                                          \
+  OVL I atomic_fetch_##OP##_explicit(volatile AS A *p, T v, memory_order o,    \
+                                     memory_scope s) {                         \
+    return __atomic_fetch_##OP((volatile AS I *)p, (I)v, SC);                  \
+  }
+#define C11_FETCH(AS, A, I, T)                                                 \
+  C11_FETCH_OP(AS, A, I, T, add)                                               \
+  C11_FETCH_OP(AS, A, I, T, sub)                                               \
+  C11_FETCH_OP(AS, A, I, T, and)                                               \
+  C11_FETCH_OP(AS, A, I, T, or)                                                \
+  C11_FETCH_OP(AS, A, I, T, xor)                                               \
+  C11_FETCH_OP(AS, A, I, T, min)                                               \
+  C11_FETCH_OP(AS, A, I, T, max)
+
+#define SAME(x) (x)
+#define C11_AS(AS, _)                                                          \
+  C11_COMMON(AS, atomic_int, int, int, SAME, SAME)                             \
+  C11_COMMON(AS, atomic_uint, uint, uint, SAME, SAME)                          \
+  C11_COMMON(AS, atomic_long, long, long, SAME, SAME)                          \
+  C11_COMMON(AS, atomic_ulong, ulong, ulong, SAME, SAME)                       \
+  C11_COMMON(AS, atomic_float, float, int, as_int, as_float)                   \
+  C11_COMMON(AS, atomic_double, double, long, as_long, as_double)              \
+  C11_FETCH(AS, atomic_int, int, int)                                          \
+  C11_FETCH(AS, atomic_uint, uint, uint)                                       \
+  C11_FETCH(AS, atomic_long, long, long)                                       \
+  C11_FETCH(AS, atomic_ulong, ulong, ulong)                                    \
+  C11_FETCH(AS, atomic_ulong, ulong, long)                                     \
+  C11_FETCH(AS, atomic_long, long, ulong)                                      \
+  OVL bool atomic_flag_test_and_set_explicit(                                  \
+      volatile AS atomic_flag *f, memory_order o, memory_scope s) {            \
+    return __atomic_exchange_n((volatile AS int *)f, 1, SC) != 0;              \
+  }                                                                            \
+  OVL void atomic_flag_clear_explicit(volatile AS atomic_flag *f,              \
+                                      memory_order o, memory_scope s) {        \
+    __atomic_store_n((volatile AS int *)f, 0, SC);                             \
+  }
+C11_AS(__global, _)
+C11_AS(__local, _)
+C11_AS(__generic, _)

@@ -1,0 +1,72 @@
+#ifndef CLCPU_COMPILER_BINARY_H
+#define CLCPU_COMPILER_BINARY_H
+
+// clcpu's program binary format (CL_PROGRAM_BINARIES,
+// clCreateProgramWithBinary) and its on-disk cache entries. Little-endian, all
+// fields checked:
+//
+//   "CLCPUBIN"            8-byte magic
+//   u32 format version    BinaryFormatVersion
+//   str driver version    (str = u32 length + bytes)
+//   str LLVM version
+//   str CPU name
+//   str CPU features      sorted "+avx2,-avx512f,..."
+//   u32 binary type       CL_PROGRAM_BINARY_TYPE_*
+//   str build options
+//   str payload           bitcode (objects, libraries) or a serialized
+//                         executable (kernel descriptions + optimized bitcode)
+//   u64 checksum          FNV-1a 64 of every byte before it
+//
+// No LLVM header is visible from here.
+
+#include "compiler/Compiler.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace clcpu::compiler {
+
+inline constexpr uint32_t BinaryFormatVersion = 1;
+
+struct BinaryContents {
+  cl_program_binary_type Type = CL_PROGRAM_BINARY_TYPE_NONE;
+  std::string Options;
+  std::string Payload;
+};
+
+/// The host's CPU name and its feature list (as recorded in binaries).
+const std::string &hostCpuName();
+const std::string &hostCpuFeatures();
+
+/// FNV-1a 64 of \p Size bytes, continuing from \p Seed.
+uint64_t fnv1a(const void *Data, size_t Size,
+               uint64_t Seed = 0xcbf29ce484222325ull);
+
+/// A binary for this host and \p DriverVersion.
+std::string writeBinary(const BinaryContents &C,
+                        const std::string &DriverVersion);
+/// Parses and checks a binary: false (with \p Why) if it is truncated,
+/// corrupt (checksum), of another format version, or made by another driver,
+/// LLVM or CPU.
+bool readBinary(const unsigned char *Data, size_t Size,
+                const std::string &DriverVersion, BinaryContents &Out,
+                std::string &Why);
+
+/// The executable payload: \p Kernels' descriptions (not their code), the
+/// global variable size and the optimized module's bitcode.
+std::string serializeExecutable(const std::vector<KernelInfo> &Kernels,
+                                size_t GlobalVarSize,
+                                const std::string &Bitcode);
+/// Two strings in one (a cache entry: payload and object code).
+std::string packPair(const std::string &A, const std::string &B);
+bool unpackPair(const std::string &In, std::string &A, std::string &B);
+
+bool deserializeExecutable(const std::string &Payload,
+                           std::vector<KernelInfo> &Kernels,
+                           size_t &GlobalVarSize, std::string &Bitcode);
+
+} // namespace clcpu::compiler
+
+#endif

@@ -1,0 +1,52 @@
+#ifndef CLCPU_SCHEDULER_FIBER_H
+#define CLCPU_SCHEDULER_FIBER_H
+
+// Work-items as fibers (Boost.Context fcontext): how kernels with barriers
+// and work-group collectives run. Each work-item of a group gets a fiber of
+// its own; barrier() switches back to the group's loop, which resumes the
+// next fiber; when every work-item arrived (or finished) the loop starts the
+// next round. All fibers of a group run on the calling thread, so no atomic
+// or fence is needed between them.
+//
+// Stacks: pooled per thread (a pool is reused by every group and launch on
+// that thread), each an mmap'd region with a PROT_NONE guard page below it,
+// so that an overflow faults instead of corrupting a neighbour. The size is
+// fiberStackSize(): 64 KiB by default, more for kernels with large private
+// arrays.
+
+#include "compiler/WorkGroupContext.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace clcpu {
+
+/// Default fiber stack: 64 KiB. Kernels whose private memory (stack frame)
+/// is larger get that plus 32 KiB of headroom, in whole pages.
+constexpr size_t DefaultFiberStack = 64 * 1024;
+size_t fiberStackSize(size_t PrivateMemSize);
+
+/// Fiber stacks of one work-group stay within 256 MiB of address space (and,
+/// at worst, of memory): the largest work-group for stacks of \p StackSize.
+constexpr size_t MaxGroupStackBytes = size_t(256) << 20;
+inline size_t maxFibersPerGroup(size_t StackSize) {
+  size_t N = MaxGroupStackBytes / StackSize;
+  return N ? N : 1;
+}
+
+/// Runs the work-group described by \p Group (GroupId, LocalSize, ... set;
+/// LocalId, Barrier, Collective and Group are filled here) with one fiber per
+/// work-item, each calling \p Fn(Args, its own context). \p StackSize as
+/// fiberStackSize() returns.
+void runGroupOnFibers(WorkGroupFn Fn, void **Args,
+                      const WorkGroupContext &Group, size_t StackSize);
+
+/// Frees the calling thread's fiber stacks (they are otherwise kept until
+/// the thread exits). For tests.
+void releaseThreadFibers();
+/// Fiber stacks the calling thread holds (for tests).
+size_t threadFiberCount();
+
+} // namespace clcpu
+
+#endif

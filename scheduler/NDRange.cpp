@@ -1,0 +1,200 @@
+#include "scheduler/NDRange.h"
+#include "scheduler/Fiber.h"
+
+#include <oneapi/tbb/task_group.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <new>
+
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+// libtbb is not instrumented: tell TSan about the hand-offs to helpers.
+#define CLCPU_TSAN_RELEASE(Addr) __tsan_release(Addr)
+#define CLCPU_TSAN_ACQUIRE(Addr) __tsan_acquire(Addr)
+#else
+#define CLCPU_TSAN_RELEASE(Addr) ((void)0)
+#define CLCPU_TSAN_ACQUIRE(Addr) ((void)0)
+#endif
+
+namespace clcpu {
+
+namespace {
+
+size_t alignUp(size_t N) {
+  return (N + LocalMemAlign - 1) / LocalMemAlign * LocalMemAlign;
+}
+
+/// The calling thread's local memory: grown on demand, kept for the next
+/// launch on this thread (one block per thread, since a thread runs one
+/// work-group at a time).
+struct LocalBlock {
+  void *Data = nullptr;
+  size_t Size = 0;
+  ~LocalBlock() { std::free(Data); }
+  void *get(size_t N) {
+    if (N > Size) {
+      std::free(Data);
+      Data = nullptr;
+      Size = 0;
+      void *P = std::aligned_alloc(LocalMemAlign, alignUp(N));
+      if (!P)
+        throw std::bad_alloc();
+      Data = P;
+      Size = alignUp(N);
+    }
+    return Data;
+  }
+};
+thread_local LocalBlock ThreadLocalMem;
+
+/// What the threads of one launch share.
+struct LaunchState {
+  NDRangeJob J;
+  size_t Total = 0, Chunk = 1;
+  std::atomic<size_t> Next{0}; // first unclaimed group
+};
+
+/// One thread's setup for a launch: its local memory and its copy of the
+/// argument array, with the __local arguments pointing into that memory.
+struct Participant {
+  std::vector<void *> Args;
+  std::vector<void *> LocalPtrs;
+  WorkGroupContext C{};
+
+  explicit Participant(const NDRangeJob &J)
+      : Args(J.Args, J.Args + J.NumArgs), LocalPtrs(J.LocalArgs.size()) {
+    char *Local = static_cast<char *>(ThreadLocalMem.get(J.localMemBytes()));
+    size_t Offset = alignUp(J.LocalVarsSize);
+    for (size_t I = 0; I < J.LocalArgs.size(); ++I) {
+      LocalPtrs[I] = Local + Offset;
+      Offset += alignUp(J.LocalArgs[I].second);
+      Args[J.LocalArgs[I].first] = &LocalPtrs[I];
+    }
+    for (unsigned D = 0; D < 3; ++D) {
+      C.GlobalOffset[D] = J.Offset[D];
+      C.GlobalSize[D] = J.Global[D];
+      C.EnqueuedLocalSize[D] = J.Local[D];
+      C.NumGroups[D] = J.numGroups(D);
+    }
+    C.WorkDim = J.Dims;
+    C.LocalMem = Local;
+  }
+
+  /// Takes chunks of work-groups, in increasing order, until none is left;
+  /// calls \p AfterChunk after each and stops early if it returns true.
+  template <typename Fn> void run(LaunchState &S, Fn &&AfterChunk) {
+    const NDRangeJob &J = S.J;
+    size_t N0 = J.numGroups(0), N1 = J.numGroups(1);
+    for (;;) {
+      size_t Begin = S.Next.fetch_add(S.Chunk, std::memory_order_relaxed);
+      if (Begin >= S.Total)
+        return;
+      size_t End = std::min(S.Total, Begin + S.Chunk);
+      for (size_t G = Begin; G < End; ++G) {
+        size_t Id[3] = {G % N0, G / N0 % N1, G / N0 / N1};
+        for (unsigned D = 0; D < 3; ++D) {
+          C.GroupId[D] = Id[D];
+          // The last group of a non-uniform dimension is smaller.
+          C.LocalSize[D] =
+              std::min(J.Local[D], J.Global[D] - Id[D] * J.Local[D]);
+        }
+        if (J.PerWorkItem)
+          runGroupOnFibers(J.Fn, Args.data(), C, J.FiberStack);
+        else
+          J.Fn(Args.data(), &C);
+      }
+      if (AfterChunk())
+        return;
+    }
+  }
+};
+
+/// A helper thread's part. A helper that cannot set up (out of memory)
+/// claims nothing.
+void help(LaunchState *S) {
+  CLCPU_TSAN_ACQUIRE(S);
+  try {
+    Participant P(S->J);
+    P.run(*S, [] { return false; });
+  } catch (const std::bad_alloc &) {
+  }
+  CLCPU_TSAN_RELEASE(S);
+}
+
+/// The helper task. TBB hands the task object to a worker inside libtbb,
+/// which ThreadSanitizer does not see: reading the one captured pointer is
+/// left uninstrumented (as for the executor's Drainer).
+struct Helper {
+  LaunchState *S;
+  __attribute__((no_sanitize("thread"), noinline)) void operator()() const {
+    help(S);
+  }
+};
+
+} // namespace
+
+size_t NDRangeJob::localMemBytes() const {
+  size_t N = alignUp(LocalVarsSize);
+  for (auto &A : LocalArgs)
+    N += alignUp(A.second);
+  return N ? N : LocalMemAlign;
+}
+
+void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J) {
+  // The task group waits for every helper: the state can live here.
+  auto State = std::make_unique<LaunchState>();
+  LaunchState *S = State.get();
+  S->J = J;
+  S->Total = J.numGroups(0) * J.numGroups(1) * J.numGroups(2);
+  // Small chunks keep the threads balanced: about 8 per thread, so a small
+  // launch costs a few atomic increments.
+  S->Chunk = std::max<size_t>(1, S->Total / (size_t(Threads) * 8));
+  size_t Chunks = (S->Total + S->Chunk - 1) / S->Chunk;
+  // Set up before any helper can claim a group: if this throws, nothing ran.
+  Participant Self(S->J);
+  // Helpers are tasks of a task group in the device's arena; a helper that
+  // starts after every group was claimed returns at once, and one that has
+  // not started when this thread waits is run (as a no-op) by this thread,
+  // so no task outlives the launch. A helper that cannot set up (out of
+  // memory) claims nothing. Waking a worker costs microseconds, so with many
+  // groups helpers are called only once this thread has worked for
+  // SpawnAfter and groups are left (small launches stay on one thread);
+  // with few groups (each a large share of the work) at once.
+  size_t Helpers = std::min<size_t>(Threads ? Threads - 1 : 0, Chunks - 1);
+  if (Helpers == 0) {
+    Self.run(*S, [] { return false; });
+    return;
+  }
+  if (S->Total > size_t(Threads) * 8) {
+    // Many groups: alone first, outside the arena (joining it from a host
+    // thread costs microseconds too).
+    constexpr auto SpawnAfter = std::chrono::microseconds(10);
+    auto Start = std::chrono::steady_clock::now();
+    Self.run(*S, [&] {
+      return std::chrono::steady_clock::now() - Start >= SpawnAfter;
+    });
+    if (S->Next.load(std::memory_order_relaxed) >= S->Total)
+      return;
+  }
+  Arena.execute([&] {
+    // Isolated: while this thread waits it runs only this launch's helpers,
+    // never another command's task.
+    tbb::this_task_arena::isolate([&] {
+      tbb::task_group TG;
+      CLCPU_TSAN_RELEASE(S);
+      for (size_t H = 0; H < Helpers; ++H)
+        TG.run(Helper{S});
+      Self.run(*S, [] { return false; });
+      TG.wait();
+      CLCPU_TSAN_ACQUIRE(S);
+    });
+  });
+  // Every group was claimed by this thread or a helper, and the task group
+  // waited for the helpers.
+}
+
+} // namespace clcpu

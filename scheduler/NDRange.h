@@ -1,0 +1,53 @@
+#ifndef CLCPU_SCHEDULER_NDRANGE_H
+#define CLCPU_SCHEDULER_NDRANGE_H
+
+// Running one NDRange on a device's executor: the work-groups are handed out
+// in increasing linear order, in chunks, to the threads of the device's TBB
+// arena (the thread running the command takes part). Each thread has its own
+// local memory block (the kernel's __local variables, then each __local
+// argument, each 128-byte aligned) that the groups it runs reuse.
+
+#include "compiler/WorkGroupContext.h"
+
+#include <oneapi/tbb/task_arena.h>
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace clcpu {
+
+/// Alignment of every __local block (a cache-line pair, as for buffers).
+constexpr size_t LocalMemAlign = 128;
+
+struct NDRangeJob {
+  WorkGroupFn Fn = nullptr;
+  /// Fn runs one work-item (barriers/collectives): groups run on fibers.
+  bool PerWorkItem = false;
+  size_t FiberStack = 0; // fiberStackSize(); 0: the default
+  void **Args = nullptr; // one pointer per kernel argument
+  size_t NumArgs = 0;
+  unsigned Dims = 1;
+  size_t Offset[3] = {0, 0, 0};
+  size_t Global[3] = {1, 1, 1};
+  size_t Local[3] = {1, 1, 1}; // enqueued local size
+  /// Bytes of the kernel's own __local variables.
+  size_t LocalVarsSize = 0;
+  /// __local arguments: (argument index, bytes). Their Args entries are
+  /// replaced per thread by a pointer to the thread's block.
+  std::vector<std::pair<unsigned, size_t>> LocalArgs;
+
+  size_t numGroups(unsigned D) const {
+    return (Global[D] + Local[D] - 1) / Local[D];
+  }
+  /// Bytes of local memory one work-group needs (each block aligned).
+  size_t localMemBytes() const;
+};
+
+/// Runs every work-group of \p J inside \p Arena (\p Threads threads).
+/// Returns when all have finished.
+void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J);
+
+} // namespace clcpu
+
+#endif

@@ -1,0 +1,316 @@
+// End-to-end: barrier() / work_group_barrier() (OpenCL C 6.13.8 and 6.15.8
+// "Synchronization Functions"): work-items of a group run as fibers, a
+// barrier switches between them. Shapes: several barriers, barriers in
+// loops and uniform branches, private arrays across barriers, a barrier in
+// a helper function, local sizes 1 and the maximum.
+
+#include "SchedulerCommon.h"
+
+#include <algorithm>
+#include <random>
+
+using sched::Env;
+
+namespace {
+
+std::vector<int> randomInts(size_t N, unsigned Seed) {
+  std::mt19937 G(Seed);
+  std::uniform_int_distribution<int> U(-1000, 1000);
+  std::vector<int> V(N);
+  for (int &X : V)
+    X = U(G);
+  return V;
+}
+
+/// Runs \p Name (in, out, local scratch of ls ints, int n) on \p Global
+/// work-items in groups of \p Local and returns out.
+std::vector<int> run1D(Env &E, const char *Src, const char *Name,
+                       const std::vector<int> &In, size_t Local, int N,
+                       const char *Options = nullptr) {
+  cl_kernel K = E.kernel(Src, Name, Options);
+  cl_mem A = E.buffer(In);
+  cl_mem B = E.buffer(std::vector<int>(In.size(), 0));
+  E.arg(K, 0, A);
+  E.arg(K, 1, B);
+  E.localArg(K, 2, Local * sizeof(int));
+  E.arg(K, 3, N);
+  size_t G = In.size();
+  REQUIRE(E.run(K, 1, &G, &Local) == CL_SUCCESS);
+  return E.read<int>(B, In.size());
+}
+
+const char *Shapes = R"(
+kernel void two_barriers(global const int *in, global int *out,
+                         local int *s, int n) {
+  size_t l = get_local_id(0), ls = get_local_size(0);
+  s[l] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int t = s[(l + 1) % ls];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  s[l] = t * 2;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = s[ls - 1 - l];
+}
+
+kernel void barrier_in_for(global const int *in, global int *out,
+                           local int *s, int n) {
+  size_t l = get_local_id(0), ls = get_local_size(0);
+  int acc = 0;
+  s[l] = in[get_global_id(0)];
+  for (int i = 0; i < n; ++i) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    acc += s[(l + i) % ls];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    s[l] += 1;
+  }
+  out[get_global_id(0)] = acc;
+}
+
+kernel void barrier_in_while_uniform(global const int *in, global int *out,
+                                     local int *s, int n) {
+  size_t l = get_local_id(0), ls = get_local_size(0);
+  int k = 0, v = in[get_global_id(0)];
+  while (k < n) {
+    s[l] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    v = s[(l + ls - 1) % ls] + k;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    ++k;
+  }
+  out[get_global_id(0)] = v;
+}
+
+kernel void conds_in_for(global const int *in, global int *out,
+                         local int *s, int n) {
+  size_t l = get_local_id(0), ls = get_local_size(0);
+  int v = in[get_global_id(0)];
+  for (int i = 0; i < n; ++i) {
+    if (v & 1)           // divergent, no barrier inside
+      v = v * 3 + 1;
+    else
+      v = v / 2;
+    if (i % 2 == 0) {    // uniform: every work-item takes it
+      s[l] = v;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      v += s[0];
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+  }
+  out[get_global_id(0)] = v;
+}
+
+kernel void private_array_across_barrier(global const int *in,
+                                         global int *out, local int *s,
+                                         int n) {
+  size_t l = get_local_id(0), ls = get_local_size(0);
+  int p[16];
+  for (int i = 0; i < 16; ++i)
+    p[i] = in[get_global_id(0)] * (i + 1);
+  s[l] = p[l % 16];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int sum = s[(l + 1) % ls];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int i = 0; i < 16; ++i)
+    sum += p[i] * (i & 1 ? -1 : 1);
+  out[get_global_id(0)] = sum;
+}
+
+void exchange(local int *s, size_t l, size_t ls, int *v) {
+  s[l] = *v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  *v = s[ls - 1 - l];
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+kernel void barrier_in_helper(global const int *in, global int *out,
+                              local int *s, int n) {
+  size_t l = get_local_id(0), ls = get_local_size(0);
+  int v = in[get_global_id(0)];
+  exchange(s, l, ls, &v);
+  v += 1;
+  exchange(s, l, ls, &v);
+  out[get_global_id(0)] = v;
+}
+)";
+
+/// Host versions of the kernels above, group by group.
+std::vector<int> reference(const std::string &Name, const std::vector<int> &In,
+                           size_t Ls, int N) {
+  std::vector<int> Out(In.size());
+  for (size_t G0 = 0; G0 < In.size(); G0 += Ls) {
+    const int *I = &In[G0];
+    int *O = &Out[G0];
+    std::vector<int> S(I, I + Ls), V(I, I + Ls);
+    if (Name == "two_barriers") {
+      std::vector<int> T(Ls);
+      for (size_t L = 0; L < Ls; ++L)
+        T[L] = S[(L + 1) % Ls] * 2;
+      for (size_t L = 0; L < Ls; ++L)
+        O[L] = T[Ls - 1 - L];
+    } else if (Name == "barrier_in_for") {
+      std::vector<int> Acc(Ls, 0);
+      for (int K = 0; K < N; ++K) {
+        for (size_t L = 0; L < Ls; ++L)
+          Acc[L] += S[(L + K) % Ls];
+        for (size_t L = 0; L < Ls; ++L)
+          S[L] += 1;
+      }
+      std::copy(Acc.begin(), Acc.end(), O);
+    } else if (Name == "barrier_in_while_uniform") {
+      for (int K = 0; K < N; ++K) {
+        std::vector<int> Next(Ls);
+        for (size_t L = 0; L < Ls; ++L)
+          Next[L] = V[(L + Ls - 1) % Ls] + K;
+        V = Next;
+      }
+      std::copy(V.begin(), V.end(), O);
+    } else if (Name == "conds_in_for") {
+      for (int K = 0; K < N; ++K) {
+        for (int &X : V)
+          X = (X & 1) ? X * 3 + 1 : X / 2;
+        if (K % 2 == 0) {
+          int S0 = V[0];
+          for (int &X : V)
+            X += S0;
+        }
+      }
+      std::copy(V.begin(), V.end(), O);
+    } else if (Name == "private_array_across_barrier") {
+      for (size_t L = 0; L < Ls; ++L) {
+        size_t M = (L + 1) % Ls;
+        int Sum = I[M] * static_cast<int>(M % 16 + 1);
+        for (int K = 0; K < 16; ++K)
+          Sum += I[L] * (K + 1) * (K & 1 ? -1 : 1);
+        O[L] = Sum;
+      }
+    } else if (Name == "barrier_in_helper") {
+      for (size_t L = 0; L < Ls; ++L)
+        O[L] = I[L] + 1; // reversed twice
+    }
+  }
+  return Out;
+}
+
+} // namespace
+
+TEST_CASE("6.13.8: barrier shapes match the host on several local sizes",
+          "[barrier]") {
+  Env E;
+  for (const char *Name :
+       {"two_barriers", "barrier_in_for", "barrier_in_while_uniform",
+        "conds_in_for", "private_array_across_barrier", "barrier_in_helper"}) {
+    for (size_t Ls : {1, 2, 7, 64, 256}) {
+      INFO(Name << " local size " << Ls);
+      std::vector<int> In = randomInts(Ls * 5, static_cast<unsigned>(Ls));
+      int N = 5;
+      CHECK(run1D(E, Shapes, Name, In, Ls, N) == reference(Name, In, Ls, N));
+    }
+  }
+}
+
+TEST_CASE("6.13.8: barrier at the maximum work-group size and size 1",
+          "[barrier]") {
+  Env E;
+  cl_kernel K = E.kernel(Shapes, "two_barriers");
+  size_t Max = 0;
+  REQUIRE(clGetKernelWorkGroupInfo(K, E.D, CL_KERNEL_WORK_GROUP_SIZE,
+                                   sizeof Max, &Max, nullptr) == CL_SUCCESS);
+  // Small private memory: the device's maximum.
+  CHECK(Max == deviceInfo<size_t>(E.D, CL_DEVICE_MAX_WORK_GROUP_SIZE));
+  for (size_t Ls : {size_t(1), Max}) {
+    INFO("local size " << Ls);
+    std::vector<int> In = randomInts(Ls * 3, 7);
+    CHECK(run1D(E, Shapes, "two_barriers", In, Ls, 0) ==
+          reference("two_barriers", In, Ls, 0));
+  }
+}
+
+TEST_CASE("6.15.8: work_group_barrier and 2D/3D groups (OpenCL C 3.0)",
+          "[barrier]") {
+  Env E;
+  const char *Src = R"(
+kernel void rev(global const int *in, global int *out, local int *s) {
+  size_t l = get_local_linear_id();
+  size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
+  size_t g = get_global_linear_id();
+  s[l] = in[g];
+  work_group_barrier(CLK_LOCAL_MEM_FENCE);
+  out[g] = s[n - 1 - l];
+}
+)";
+  cl_kernel K = E.kernel(Src, "rev", "-cl-std=CL3.0");
+  size_t G[3] = {8, 6, 4}, L[3] = {4, 3, 2};
+  size_t N = G[0] * G[1] * G[2];
+  std::vector<int> In = randomInts(N, 3);
+  cl_mem A = E.buffer(In), B = E.buffer(std::vector<int>(N));
+  E.arg(K, 0, A);
+  E.arg(K, 1, B);
+  E.localArg(K, 2, 24 * sizeof(int));
+  REQUIRE(E.run(K, 3, G, L) == CL_SUCCESS);
+  std::vector<int> Out = E.read<int>(B, N);
+  // Host: the global linear id's group and local linear id.
+  for (size_t Z = 0; Z < G[2]; ++Z)
+    for (size_t Y = 0; Y < G[1]; ++Y)
+      for (size_t X = 0; X < G[0]; ++X) {
+        size_t Gid = (Z * G[1] + Y) * G[0] + X;
+        size_t Lx = X % L[0], Ly = Y % L[1], Lz = Z % L[2];
+        size_t Lin = (Lz * L[1] + Ly) * L[0] + Lx;
+        size_t R = 23 - Lin;
+        size_t Rx = R % L[0], Ry = R / L[0] % L[1], Rz = R / L[0] / L[1];
+        size_t Src =
+            ((Z - Lz + Rz) * G[1] + (Y - Ly + Ry)) * G[0] + (X - Lx + Rx);
+        CHECK(Out[Gid] == In[Src]);
+      }
+}
+
+TEST_CASE("6.13.8: a large private array across a barrier gets a larger "
+          "fiber stack",
+          "[barrier]") {
+  Env E;
+  // 96 KiB of private memory per work-item, read at data-dependent indices
+  // after the barrier: more than the default 64 KiB fiber stack, so the
+  // stack must be sized from the kernel's frame.
+  const char *Src = R"(
+kernel void bigpriv(global const int *in, global int *out, local int *s,
+                    int n) {
+  int p[24576];
+  size_t l = get_local_id(0), ls = get_local_size(0), g = get_global_id(0);
+  for (int i = 0; i < 24576; ++i)
+    p[i] = in[(g + i) % get_global_size(0)] + i;
+  s[l] = p[l];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int sum = s[(l + 1) % ls];
+  for (int i = 0; i < n; ++i)
+    sum += p[(sum & 0x7fff) % 24576];
+  out[g] = sum;
+}
+)";
+  size_t Ls = 16;
+  std::vector<int> In = randomInts(Ls * 2, 11);
+  int N = 50;
+  cl_kernel K = E.kernel(Src, "bigpriv");
+  cl_ulong Private = 0;
+  REQUIRE(clGetKernelWorkGroupInfo(K, E.D, CL_KERNEL_PRIVATE_MEM_SIZE,
+                                   sizeof Private, &Private,
+                                   nullptr) == CL_SUCCESS);
+  CHECK(Private >= 24576 * sizeof(int));
+  size_t MaxGroup = 0;
+  REQUIRE(clGetKernelWorkGroupInfo(K, E.D, CL_KERNEL_WORK_GROUP_SIZE,
+                                   sizeof MaxGroup, &MaxGroup,
+                                   nullptr) == CL_SUCCESS);
+  // Each work-item's fiber stack holds its frame: fewer fit in a group.
+  CHECK(MaxGroup * Private <= (size_t(256) << 20));
+  CHECK(MaxGroup >= Ls);
+  std::vector<int> Got = run1D(E, Src, "bigpriv", In, Ls, N);
+  size_t Total = In.size();
+  for (size_t G = 0; G < Total; ++G) {
+    auto P = [&](size_t Item, size_t I) {
+      return In[(Item + I) % Total] + static_cast<int>(I);
+    };
+    size_t L = G % Ls, M = G - L + (L + 1) % Ls;
+    int Sum = P(M, M % Ls);
+    for (int I = 0; I < N; ++I)
+      Sum += P(G, static_cast<size_t>((Sum & 0x7fff) % 24576));
+    CHECK(Got[G] == Sum);
+  }
+}

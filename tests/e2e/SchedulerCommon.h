@@ -1,0 +1,96 @@
+#ifndef CLCPU_TESTS_E2E_SCHEDULERCOMMON_H
+#define CLCPU_TESTS_E2E_SCHEDULERCOMMON_H
+
+// Shared by SchedulerTests, BarrierTests and CollectiveTests: a context and
+// queue on clcpu, program building with the log in the failure message, and
+// buffers in and out.
+
+#include "Common.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+namespace sched {
+
+struct Env {
+  cl_device_id D = clcpuDevice();
+  cl_context C = clCreateContext(nullptr, 1, &D, nullptr, nullptr, nullptr);
+  cl_command_queue Q = clCreateCommandQueue(C, D, 0, nullptr);
+  std::vector<cl_mem> Mems;
+  std::vector<cl_kernel> Kernels;
+  std::vector<cl_program> Programs;
+  ~Env() {
+    clFinish(Q);
+    for (cl_mem M : Mems)
+      clReleaseMemObject(M);
+    for (cl_kernel K : Kernels)
+      clReleaseKernel(K);
+    for (cl_program P : Programs)
+      clReleaseProgram(P);
+    clReleaseCommandQueue(Q);
+    clReleaseContext(C);
+  }
+  /// Builds \p Src; on failure returns nullptr and the log in \p Log.
+  cl_program tryBuild(const std::string &Src, const char *Options,
+                      std::string &Log) {
+    const char *S = Src.c_str();
+    cl_int Err = -1;
+    cl_program P = clCreateProgramWithSource(C, 1, &S, nullptr, &Err);
+    REQUIRE(Err == CL_SUCCESS);
+    Programs.push_back(P);
+    if (clBuildProgram(P, 1, &D, Options, nullptr, nullptr) != CL_SUCCESS) {
+      size_t N = 0;
+      clGetProgramBuildInfo(P, D, CL_PROGRAM_BUILD_LOG, 0, nullptr, &N);
+      Log.assign(N, '\0');
+      clGetProgramBuildInfo(P, D, CL_PROGRAM_BUILD_LOG, N, Log.data(), nullptr);
+      return nullptr;
+    }
+    return P;
+  }
+  cl_kernel kernel(const std::string &Src, const char *Name,
+                   const char *Options = nullptr) {
+    std::string Log;
+    cl_program P = tryBuild(Src, Options, Log);
+    if (!P)
+      FAIL("build failed: " << Log);
+    cl_int Err = -1;
+    cl_kernel K = clCreateKernel(P, Name, &Err);
+    REQUIRE(Err == CL_SUCCESS);
+    Kernels.push_back(K);
+    return K;
+  }
+  template <typename T> cl_mem buffer(const std::vector<T> &Data) {
+    cl_int Err = -1;
+    cl_mem M = clCreateBuffer(C, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                              Data.size() * sizeof(T),
+                              const_cast<T *>(Data.data()), &Err);
+    REQUIRE(Err == CL_SUCCESS);
+    Mems.push_back(M);
+    return M;
+  }
+  template <typename T> std::vector<T> read(cl_mem M, size_t N) {
+    std::vector<T> Out(N);
+    REQUIRE(clEnqueueReadBuffer(Q, M, CL_TRUE, 0, N * sizeof(T), Out.data(), 0,
+                                nullptr, nullptr) == CL_SUCCESS);
+    return Out;
+  }
+  template <typename T> void arg(cl_kernel K, cl_uint I, const T &V) {
+    REQUIRE(clSetKernelArg(K, I, sizeof V, &V) == CL_SUCCESS);
+  }
+  void localArg(cl_kernel K, cl_uint I, size_t Bytes) {
+    REQUIRE(clSetKernelArg(K, I, Bytes, nullptr) == CL_SUCCESS);
+  }
+  cl_int run(cl_kernel K, cl_uint Dims, const size_t *G, const size_t *L) {
+    cl_int Err =
+        clEnqueueNDRangeKernel(Q, K, Dims, nullptr, G, L, 0, nullptr, nullptr);
+    if (Err == CL_SUCCESS)
+      Err = clFinish(Q);
+    return Err;
+  }
+};
+
+} // namespace sched
+
+#endif
