@@ -109,7 +109,7 @@ cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
                     "arg_value is not a valid memory object of the kernel's "
                     "context",
                     context());
-      V.Buffer = MemRef(M);
+      V.Buffer = H;
     }
   } else {
     // CL_INVALID_ARG_SIZE if arg_size does not match the size of the data
@@ -273,12 +273,22 @@ cl_int Kernel::enqueue(CommandQueue *Q, cl_command_type Type, const NDRange &R,
         J.LocalArgs.push_back({static_cast<unsigned>(I), V.LocalSize});
         LocalBytes += V.LocalSize;
       } else if (Info.Args[I].isPointer()) {
-        if (V.Buffer.get())
-          P = V.Buffer->data();
-        else
+        if (V.Buffer) {
+          Mem *M = Mem::fromHandle(V.Buffer);
+          // CL_INVALID_KERNEL_ARGS if the kernel argument values have not
+          // been specified: a buffer released since clSetKernelArg is no
+          // longer a value.
+          if (!M)
+            return fail(CL_INVALID_KERNEL_ARGS,
+                        "argument " + std::to_string(I) +
+                            " names a memory object that was released",
+                        context());
+          P = M->data();
+          L->Buffers.push_back(MemRef(M));
+        } else {
           P = V.SvmPtr; // clSetKernelArgSVMPointer (null otherwise)
+        }
         std::memcpy(Slot, &P, sizeof P);
-        L->Buffers.push_back(V.Buffer);
       } else {
         if (V.Bytes.size() > ArgAlign) {
           // Large by-value arguments get a block of their own.

@@ -72,7 +72,11 @@ private:
   struct ArgValue {
     bool Set = false;
     std::vector<unsigned char> Bytes; // private arguments
-    MemRef Buffer;                    // buffers (may be null)
+    // Buffers (may be null). Only the handle: setting an argument does not
+    // keep the memory object alive (its destructor callbacks run once the
+    // application releases it, CTS test_api/retain_mem_object_set_kernel_arg);
+    // a launch resolves it and holds it until the command finishes.
+    cl_mem Buffer = nullptr;
     size_t LocalSize = 0;             // __local arguments
     void *SvmPtr = nullptr;           // clSetKernelArgSVMPointer
   };

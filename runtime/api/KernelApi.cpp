@@ -214,17 +214,20 @@ cl_int enqueueNDRange(cl_command_queue command_queue, cl_kernel kernel,
     return fail(CL_INVALID_WORK_DIMENSION,
                 "work_dim " + std::to_string(work_dim) + " is not 1, 2 or 3",
                 C);
-  // CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL or if any of the
-  // values specified in global_work_size[0], ...
-  // global_work_size[work_dim - 1] are 0.
-  if (!global_work_size)
-    return fail(CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL", C);
+  // OpenCL 2.1 and later: "If global_work_size is NULL, or the value in any
+  // passed dimension is 0 then the kernel command will trivially succeed
+  // after its event dependencies are satisfied and subsequently update its
+  // completion event." (CL_INVALID_GLOBAL_WORK_SIZE for these cases applies
+  // only to 2.0 and earlier devices.)
+  bool ZeroSized = !global_work_size;
+  for (cl_uint D = 0; !ZeroSized && D < work_dim; ++D)
+    ZeroSized = global_work_size[D] == 0;
+  if (ZeroSized)
+    return Q->enqueue(Type, num_events_in_wait_list, event_wait_list, event,
+                      /*Blocking=*/false, [] { return CL_SUCCESS; });
   NDRange R;
   R.Dims = work_dim;
   for (cl_uint D = 0; D < work_dim; ++D) {
-    if (global_work_size[D] == 0)
-      return fail(CL_INVALID_GLOBAL_WORK_SIZE,
-                  "global_work_size[" + std::to_string(D) + "] is 0", C);
     R.Global[D] = global_work_size[D];
     R.Offset[D] = global_work_offset ? global_work_offset[D] : 0;
     // CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size +

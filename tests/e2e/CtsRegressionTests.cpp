@@ -128,3 +128,31 @@ TEST_CASE("4.3.1: every successful affinity-domain partition makes smaller "
       clReleaseDevice(S);
   }
 }
+
+TEST_CASE("5.9.2: a buffer set as a kernel argument is freed when the "
+          "application releases it (CTS test_api/"
+          "retain_mem_object_set_kernel_arg)",
+          "[cts][kernel]") {
+  cl_device_id D = clcpuDevice();
+  cl_int Err = 0;
+  cl_context C = clCreateContext(nullptr, 1, &D, nullptr, nullptr, &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  const char *Src = "kernel void k(global int *p) { p[0] = 1; }";
+  cl_program P = clCreateProgramWithSource(C, 1, &Src, nullptr, &Err);
+  REQUIRE(clBuildProgram(P, 1, &D, "", nullptr, nullptr) == CL_SUCCESS);
+  cl_kernel K = clCreateKernel(P, "k", &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  cl_mem B = clCreateBuffer(C, CL_MEM_READ_WRITE, 64, nullptr, &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  bool Destroyed = false;
+  REQUIRE(clSetMemObjectDestructorCallback(
+              B,
+              [](cl_mem, void *U) { *static_cast<bool *>(U) = true; },
+              &Destroyed) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(K, 0, sizeof B, &B) == CL_SUCCESS);
+  REQUIRE(clReleaseMemObject(B) == CL_SUCCESS);
+  CHECK(Destroyed);
+  clReleaseKernel(K);
+  clReleaseProgram(P);
+  clReleaseContext(C);
+}

@@ -471,18 +471,25 @@ kernel void r(global int *p) __attribute__((reqd_work_group_size(2, 1, 1)))
                                nullptr) == CL_INVALID_WORK_DIMENSION);
   CHECK(clEnqueueNDRangeKernel(E.Q, K, 4, nullptr, &G, &L, 0, nullptr,
                                nullptr) == CL_INVALID_WORK_DIMENSION);
-  CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, nullptr, &L, 0, nullptr,
-                               nullptr) == CL_INVALID_GLOBAL_WORK_SIZE);
-  size_t Zero = 0;
-  CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &Zero, nullptr, 0, nullptr,
-                               nullptr) == CL_INVALID_GLOBAL_WORK_SIZE);
+  // OpenCL 2.1+: a NULL or zero global size trivially succeeds (CTS
+  // test_api/zero_sized_enqueue); its event completes, nothing runs.
+  cl_event Ev = nullptr;
+  CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, nullptr, nullptr, 0,
+                               nullptr, &Ev) == CL_SUCCESS);
+  CHECK(clWaitForEvents(1, &Ev) == CL_SUCCESS);
+  clReleaseEvent(Ev);
+  size_t Zero[2] = {4, 0};
+  CHECK(clEnqueueNDRangeKernel(E.Q, K, 2, nullptr, Zero, nullptr, 0, nullptr,
+                               nullptr) == CL_SUCCESS);
+  CHECK(clFinish(E.Q) == CL_SUCCESS);
   size_t Off = SIZE_MAX - 4;
   CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, &Off, &G, &L, 0, nullptr, nullptr) ==
         CL_INVALID_GLOBAL_OFFSET);
   size_t L3 = 3;
   CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &G, &L3, 0, nullptr,
                                nullptr) == CL_INVALID_WORK_GROUP_SIZE);
-  CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &G, &Zero, 0, nullptr,
+  size_t LocalZero = 0;
+  CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &G, &LocalZero, 0, nullptr,
                                nullptr) == CL_INVALID_WORK_GROUP_SIZE);
   size_t Max = deviceInfo<size_t>(E.D, CL_DEVICE_MAX_WORK_GROUP_SIZE);
   size_t Big = Max * 2;
