@@ -29,6 +29,17 @@ bool Context::hasDevice(const Device *D) const {
   return std::find(Devices.begin(), Devices.end(), D) != Devices.end();
 }
 
+bool Context::anyDeviceSupports(cl_device_info Param) const {
+  for (const Device *D : Devices) {
+    cl_bool Support = CL_FALSE;
+    if (D->getInfo(Param, InfoOut(sizeof Support, &Support, nullptr)) ==
+            CL_SUCCESS &&
+        Support)
+      return true;
+  }
+  return false;
+}
+
 void Context::notify(const std::string &Reason) const {
   if (Notify)
     Notify(Reason.c_str(), nullptr, 0, NotifyData);

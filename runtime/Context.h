@@ -25,6 +25,9 @@ public:
 
   const std::vector<Device *> &devices() const { return Devices; }
   bool hasDevice(const Device *D) const;
+  /// True if some device of the context answers the cl_bool query \p Param
+  /// (e.g. CL_DEVICE_IMAGE_SUPPORT, CL_DEVICE_PIPE_SUPPORT) with CL_TRUE.
+  bool anyDeviceSupports(cl_device_info Param) const;
 
   /// Sends one error reason to the application's pfn_notify, if any. Called
   /// without any driver lock held.

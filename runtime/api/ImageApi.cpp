@@ -17,18 +17,6 @@
 using namespace clcpu;
 
 namespace {
-/// True if some device of \p C answers CL_DEVICE_IMAGE_SUPPORT with CL_TRUE.
-bool contextSupportsImages(const Context *C) {
-  for (const Device *D : C->devices()) {
-    cl_bool Support = CL_FALSE;
-    if (D->getInfo(CL_DEVICE_IMAGE_SUPPORT,
-                   InfoOut(sizeof(Support), &Support, nullptr)) == CL_SUCCESS &&
-        Support)
-      return true;
-  }
-  return false;
-}
-
 /// The checks clCreateImage, clCreateImageWithProperties, clCreateImage2D and
 /// clCreateImage3D share on a device without images.
 cl_int createImage(cl_context context) {
@@ -39,7 +27,7 @@ cl_int createImage(cl_context context) {
   // CL_INVALID_OPERATION if there are no devices in context that support
   // images (i.e. CL_DEVICE_IMAGE_SUPPORT specified in the Device Queries
   // table is CL_FALSE).
-  if (!contextSupportsImages(C))
+  if (!C->anyDeviceSupports(CL_DEVICE_IMAGE_SUPPORT))
     return fail(CL_INVALID_OPERATION,
                 "there are no devices in context that support images", C);
   return fail(CL_INVALID_OPERATION, "images are not implemented", C);

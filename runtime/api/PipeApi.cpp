@@ -23,13 +23,8 @@ clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_size,
     if (!C)
       return fail(CL_INVALID_CONTEXT, "context is not a valid context");
     // CL_INVALID_OPERATION if no devices in context support pipes.
-    for (const Device *D : C->devices()) {
-      cl_bool Support = CL_FALSE;
-      if (D->getInfo(CL_DEVICE_PIPE_SUPPORT, InfoOut(sizeof(Support), &Support,
-                                                     nullptr)) == CL_SUCCESS &&
-          Support)
-        return fail(CL_INVALID_OPERATION, "pipes are not implemented", C);
-    }
+    if (C->anyDeviceSupports(CL_DEVICE_PIPE_SUPPORT))
+      return fail(CL_INVALID_OPERATION, "pipes are not implemented", C);
     return fail(CL_INVALID_OPERATION, "no devices in context support pipes", C);
   });
 }

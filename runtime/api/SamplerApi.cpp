@@ -14,18 +14,6 @@
 using namespace clcpu;
 
 namespace {
-/// True if some device of \p C answers CL_DEVICE_IMAGE_SUPPORT with CL_TRUE.
-bool contextSupportsImages(const Context *C) {
-  for (const Device *D : C->devices()) {
-    cl_bool Support = CL_FALSE;
-    if (D->getInfo(CL_DEVICE_IMAGE_SUPPORT,
-                   InfoOut(sizeof(Support), &Support, nullptr)) == CL_SUCCESS &&
-        Support)
-      return true;
-  }
-  return false;
-}
-
 cl_int createSampler(cl_context context) {
   // CL_INVALID_CONTEXT if context is not a valid context.
   Context *C = Context::fromHandle(context);
@@ -34,7 +22,7 @@ cl_int createSampler(cl_context context) {
   // CL_INVALID_OPERATION if images are not supported by any device associated
   // with context (i.e. CL_DEVICE_IMAGE_SUPPORT specified in the Device
   // Queries table is CL_FALSE).
-  if (!contextSupportsImages(C))
+  if (!C->anyDeviceSupports(CL_DEVICE_IMAGE_SUPPORT))
     return fail(CL_INVALID_OPERATION,
                 "images are not supported by any device associated with "
                 "context",
