@@ -15,8 +15,8 @@ echo
 echo "== clinfo -l (system ICD loader, every registered platform) =="
 clinfo -l
 echo
-echo "== clinfo, clcpu platform =="
-clinfo | awk '/Platform Name +clcpu/{p=1} p'
+echo "== clinfo, the installed clcpu.icd alone (system loader) =="
+OCL_ICD_VENDORS=/etc/OpenCL/vendors/clcpu.icd clinfo
 
 echo
 echo "== examples, through the system ICD loader =="
