@@ -20,7 +20,9 @@ const char *setCurrentEntryPoint(const char *Name) {
 }
 
 void noteErrorContext(Context *C) {
-  if (!ErrorContext)
+  // Only inside an entry point (apiCall): outside one nothing would clear
+  // it, and the context could be gone by the next fail().
+  if (CurrentEntryPoint && !ErrorContext)
     ErrorContext = C;
 }
 
