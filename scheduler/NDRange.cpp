@@ -180,7 +180,13 @@ void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J) {
     if (S->Next.load(std::memory_order_relaxed) >= S->Total)
       return;
   }
-  Arena.execute([&] {
+  // The functor may run on a worker when this thread cannot join the arena;
+  // TBB hands it over inside uninstrumented libtbb, so tell TSan (through a
+  // static token: the closure's captures are written after any address in
+  // them could be released).
+  [[maybe_unused]] static char ArenaHandOff;
+  auto Body = [&] {
+    CLCPU_TSAN_ACQUIRE(&ArenaHandOff);
     // Isolated: while this thread waits it runs only this launch's helpers,
     // never another command's task.
     tbb::this_task_arena::isolate([&] {
@@ -192,7 +198,11 @@ void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J) {
       TG.wait();
       CLCPU_TSAN_ACQUIRE(S);
     });
-  });
+    CLCPU_TSAN_RELEASE(&ArenaHandOff); // and back to the caller
+  };
+  CLCPU_TSAN_RELEASE(&ArenaHandOff);
+  Arena.execute(Body);
+  CLCPU_TSAN_ACQUIRE(&ArenaHandOff);
   // Every group was claimed by this thread or a helper, and the task group
   // waited for the helpers.
 }
