@@ -91,8 +91,8 @@ bool enqueue(Target &T, int Cmd) {
     return check(clEnqueueMarkerWithWaitList(T.Queue, 0, nullptr, nullptr),
                  "clEnqueueMarkerWithWaitList");
   size_t One = 1;
-  return check(clEnqueueNDRangeKernel(T.Queue, T.Kernel, 1, nullptr, &One,
-                                      &One, 0, nullptr, nullptr),
+  return check(clEnqueueNDRangeKernel(T.Queue, T.Kernel, 1, nullptr, &One, &One,
+                                      0, nullptr, nullptr),
                "clEnqueueNDRangeKernel");
 }
 

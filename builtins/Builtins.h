@@ -73,8 +73,8 @@
   }
 
 #define FOR_N(M, ...)                                                          \
-  M(__VA_ARGS__, 2) M(__VA_ARGS__, 3) M(__VA_ARGS__, 4) M(__VA_ARGS__, 8)      \
-  M(__VA_ARGS__, 16)
+  M(__VA_ARGS__, 2)                                                            \
+  M(__VA_ARGS__, 3) M(__VA_ARGS__, 4) M(__VA_ARGS__, 8) M(__VA_ARGS__, 16)
 #define VEC_1(R, F, T) FOR_N(VEC_1N, R, F, T)
 #define VEC_2(R, F, T, U) FOR_N(VEC_2N, R, F, T, U)
 #define VEC_2S(R, F, T, U) FOR_N(VEC_2SN, R, F, T, U)

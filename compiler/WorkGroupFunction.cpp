@@ -156,11 +156,10 @@ void replaceWorkItemCalls(Function &Body) {
     auto GlobalId = [&](unsigned D) {
       // Groups start at multiples of the enqueued size (the last one of a
       // non-uniform NDRange is smaller).
-      return B.CreateAdd(
-          B.CreateAdd(
-              B.CreateMul(Word(WGroupId + D), Word(WEnqueuedLocalSize + D)),
-              Lid[D]),
-          Word(WGlobalOffset + D));
+      return B.CreateAdd(B.CreateAdd(B.CreateMul(Word(WGroupId + D),
+                                                 Word(WEnqueuedLocalSize + D)),
+                                     Lid[D]),
+                         Word(WGlobalOffset + D));
     };
     Value *R = nullptr;
     if (Name == "get_global_id")

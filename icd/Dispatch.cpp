@@ -25,7 +25,8 @@ template <typename R, typename... Args> struct Stub<R CL_API_CALL(Args...)> {
   template <const char *Name> static R CL_API_CALL entry(Args... As) {
     logUnimplemented(Name);
     if constexpr (sizeof...(Args) > 0) {
-      using Last = std::tuple_element_t<sizeof...(Args) - 1, std::tuple<Args...>>;
+      using Last =
+          std::tuple_element_t<sizeof...(Args) - 1, std::tuple<Args...>>;
       if constexpr (std::is_same_v<Last, cl_int *>) {
         cl_int *Err = std::get<sizeof...(Args) - 1>(std::tie(As...));
         if (Err)
@@ -53,7 +54,6 @@ namespace names {
 #include "icd/EntryPoints.def"
 #undef CLCPU_NAME
 } // namespace names
-
 
 consteval cl_icd_dispatch makeDispatch() {
   cl_icd_dispatch D{};
@@ -110,7 +110,8 @@ const char *const AllNames[] = {
 /// reinterpret_cast), so they are filled once, before the first handle exists.
 struct WindowsSlots {
   WindowsSlots() {
-#define CLCPU_WINDOWS_ONLY(N) Table.N = reinterpret_cast<void *>(&windowsOnlyEntry);
+#define CLCPU_WINDOWS_ONLY(N)                                                  \
+  Table.N = reinterpret_cast<void *>(&windowsOnlyEntry);
 #include "icd/EntryPoints.def"
   }
 };

@@ -54,7 +54,8 @@ const Config &config() {
 std::string configTableMarkdown() {
   std::string T = "| Variable | Default | Meaning |\n|---|---|---|\n";
 #define CLCPU_CONFIG(Field, Var, Kind, Default, Desc)                          \
-  T += std::string("| `") + Var + "` | " + show(Config::Kind##Setting(Default)) + " | " + Desc + " |\n";
+  T += std::string("| `") + Var + "` | " +                                     \
+       show(Config::Kind##Setting(Default)) + " | " + Desc + " |\n";
 #include "runtime/Config.def"
   return T;
 }

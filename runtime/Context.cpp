@@ -78,8 +78,9 @@ cl_int Context::parseProperties(const cl_context_properties *Props,
                     "CL_CONTEXT_INTEROP_USER_SYNC given twice");
       SeenSync = true;
       if (Value != CL_TRUE && Value != CL_FALSE)
-        return fail(CL_INVALID_PROPERTY,
-                    "CL_CONTEXT_INTEROP_USER_SYNC is neither CL_TRUE nor CL_FALSE");
+        return fail(
+            CL_INVALID_PROPERTY,
+            "CL_CONTEXT_INTEROP_USER_SYNC is neither CL_TRUE nor CL_FALSE");
       break;
     default:
       // CL_INVALID_PROPERTY if context property name in properties is not a

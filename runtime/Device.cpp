@@ -1,8 +1,8 @@
 #include "runtime/Device.h"
 #include "compiler/Compiler.h"
+#include "runtime/Config.h"
 #include "runtime/Platform.h"
 #include "runtime/Topology.h"
-#include "runtime/Config.h"
 #include "scheduler/Executor.h"
 
 #include <algorithm>
@@ -60,7 +60,8 @@ template <typename List> std::string joinNames(const List &L) {
   return S;
 }
 
-template <typename List> std::vector<cl_name_version> nameVersions(const List &L) {
+template <typename List>
+std::vector<cl_name_version> nameVersions(const List &L) {
   std::vector<cl_name_version> V;
   for (const auto &E : L) {
     cl_name_version NV{};
@@ -132,10 +133,10 @@ cl_device_affinity_domain Device::affinityDomains() const {
   return Mask;
 }
 
-cl_int Device::planPartition(
-    const cl_device_partition_property *Props,
-    std::vector<std::vector<unsigned>> &Groups,
-    std::vector<cl_device_partition_property> &Type) const {
+cl_int
+Device::planPartition(const cl_device_partition_property *Props,
+                      std::vector<std::vector<unsigned>> &Groups,
+                      std::vector<cl_device_partition_property> &Type) const {
   const Topology &T = Topology::get();
   const cl_uint CUs = computeUnits();
   Groups.clear();
@@ -184,8 +185,9 @@ cl_int Device::planPartition(
       // requested for one or more sub-devices is less than zero or the total
       // ... exceeds CL_DEVICE_PARTITION_MAX_COMPUTE_UNITS.
       if (N < 0)
-        return fail(CL_INVALID_DEVICE_PARTITION_COUNT,
-                    "negative compute-unit count in CL_DEVICE_PARTITION_BY_COUNTS");
+        return fail(
+            CL_INVALID_DEVICE_PARTITION_COUNT,
+            "negative compute-unit count in CL_DEVICE_PARTITION_BY_COUNTS");
       if (Used + static_cast<cl_ulong>(N) > CUs)
         return fail(CL_INVALID_DEVICE_PARTITION_COUNT,
                     "CL_DEVICE_PARTITION_BY_COUNTS asks for more than " +
@@ -204,8 +206,9 @@ cl_int Device::planPartition(
       return fail(CL_INVALID_DEVICE_PARTITION_COUNT,
                   "CL_DEVICE_PARTITION_BY_COUNTS lists no sub-device");
     if (Props[I + 1] != 0)
-      return fail(CL_INVALID_VALUE,
-                  "properties continue after CL_DEVICE_PARTITION_BY_COUNTS_LIST_END");
+      return fail(
+          CL_INVALID_VALUE,
+          "properties continue after CL_DEVICE_PARTITION_BY_COUNTS_LIST_END");
     Type.push_back(CL_DEVICE_PARTITION_BY_COUNTS_LIST_END);
     Type.push_back(0);
     return CL_SUCCESS;
@@ -217,9 +220,9 @@ cl_int Device::planPartition(
                   "CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN takes one value");
     cl_device_affinity_domain Supported = affinityDomains();
     if (Domain == 0 || (Domain & (Domain - 1)) != 0 || !(Supported & Domain))
-      return fail(CL_INVALID_VALUE,
-                  "affinity domain " + std::to_string(Domain) +
-                      " is not supported by this device");
+      return fail(CL_INVALID_VALUE, "affinity domain " +
+                                        std::to_string(Domain) +
+                                        " is not supported by this device");
     if (Domain == CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE) {
       // "Split the device along the next partitionable affinity domain": the
       // outermost level that really splits this device.
@@ -250,8 +253,8 @@ cl_int Device::planPartition(
     return CL_SUCCESS;
   }
   default:
-    return fail(CL_INVALID_VALUE, "unknown partition property " +
-                                      std::to_string(Props[0]));
+    return fail(CL_INVALID_VALUE,
+                "unknown partition property " + std::to_string(Props[0]));
   }
 }
 
@@ -288,7 +291,8 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   case CL_DEVICE_TYPE:
     return Out.value<cl_device_type>(CL_DEVICE_TYPE_CPU);
   case CL_DEVICE_VENDOR_ID:
-    return Out.value<cl_uint>(T.cpuVendor() == "AuthenticAMD" ? 0x1022 : 0x8086);
+    return Out.value<cl_uint>(T.cpuVendor() == "AuthenticAMD" ? 0x1022
+                                                              : 0x8086);
   case CL_DEVICE_MAX_COMPUTE_UNITS:
     return Out.value<cl_uint>(computeUnits());
   case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS:
@@ -352,9 +356,9 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
     return Out.value<cl_uint>(128);
   case CL_DEVICE_SINGLE_FP_CONFIG:
-    return Out.value<cl_device_fp_config>(
-        CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA |
-        CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT);
+    return Out.value<cl_device_fp_config>(CL_FP_DENORM | CL_FP_INF_NAN |
+                                          CL_FP_ROUND_TO_NEAREST | CL_FP_FMA |
+                                          CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT);
   // The minimum the spec requires of a device with double precision, which
   // the x86-64 FPU and the builtins library meet.
   case CL_DEVICE_DOUBLE_FP_CONFIG:
@@ -367,7 +371,8 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:
     return Out.value<cl_uint>(T.cacheLine());
   case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE:
-    return Out.value<cl_ulong>(T.cacheSize(2) ? T.cacheSize(2) : T.cacheSize(1));
+    return Out.value<cl_ulong>(T.cacheSize(2) ? T.cacheSize(2)
+                                              : T.cacheSize(1));
   case CL_DEVICE_GLOBAL_MEM_SIZE:
     return Out.value<cl_ulong>(GlobalMem);
   case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:

@@ -29,17 +29,16 @@ public:
     if (!Value)
       return CL_SUCCESS;
     if (Size < N)
-      return fail(CL_INVALID_VALUE,
-                  "param_value_size " + std::to_string(Size) +
-                      " is smaller than the " + std::to_string(N) +
-                      " bytes of the result");
+      return fail(CL_INVALID_VALUE, "param_value_size " + std::to_string(Size) +
+                                        " is smaller than the " +
+                                        std::to_string(N) +
+                                        " bytes of the result");
     if (N)
       std::memcpy(Value, Data, N);
     return CL_SUCCESS;
   }
   template <typename T>
-    requires std::is_trivially_copyable_v<T>
-  cl_int value(const T &V) {
+  requires std::is_trivially_copyable_v<T> cl_int value(const T &V) {
     return bytes(&V, sizeof(T));
   }
   template <typename T> cl_int array(std::span<const T> V) {

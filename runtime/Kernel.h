@@ -77,8 +77,8 @@ private:
     // application releases it, CTS test_api/retain_mem_object_set_kernel_arg);
     // a launch resolves it and holds it until the command finishes.
     cl_mem Buffer = nullptr;
-    size_t LocalSize = 0;             // __local arguments
-    void *SvmPtr = nullptr;           // clSetKernelArgSVMPointer
+    size_t LocalSize = 0;   // __local arguments
+    void *SvmPtr = nullptr; // clSetKernelArgSVMPointer
   };
 
   Program *Prog;

@@ -10,7 +10,8 @@ namespace clcpu {
 
 /// The clcpu platform: one per process, never destroyed (the loader may call
 /// into the driver until exit). Owns the root CPU device.
-class Platform : public Object<Platform, _cl_platform_id, ObjectKind::Platform> {
+class Platform
+    : public Object<Platform, _cl_platform_id, ObjectKind::Platform> {
 public:
   /// The platform (lazy, thread-safe; no global constructors in a dlopened
   /// driver).

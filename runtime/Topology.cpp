@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <fstream>
-#include <unistd.h>
 #include <thread>
+#include <unistd.h>
 
 namespace clcpu {
 namespace {
@@ -71,7 +71,8 @@ Topology::Topology() {
   hwloc_bitmap_foreach_begin(Idx, Allowed) Cpus.push_back(Idx);
   hwloc_bitmap_foreach_end();
 
-  for (hwloc_obj_t N = hwloc_get_next_obj_by_type(T, HWLOC_OBJ_NUMANODE, nullptr);
+  for (hwloc_obj_t N =
+           hwloc_get_next_obj_by_type(T, HWLOC_OBJ_NUMANODE, nullptr);
        N; N = hwloc_get_next_obj_by_type(T, HWLOC_OBJ_NUMANODE, N))
     TotalMemory += N->attr->numanode.local_memory;
   // Memory hot-plugged into a virtual machine can be missing from the NUMA
@@ -94,9 +95,11 @@ Topology::Topology() {
     }
 
   hwloc_obj_t Pkg = hwloc_get_next_obj_by_type(T, HWLOC_OBJ_PACKAGE, nullptr);
-  if (const char *M = Pkg ? hwloc_obj_get_info_by_name(Pkg, "CPUModel") : nullptr)
+  if (const char *M =
+          Pkg ? hwloc_obj_get_info_by_name(Pkg, "CPUModel") : nullptr)
     CpuModel = M;
-  if (const char *V = Pkg ? hwloc_obj_get_info_by_name(Pkg, "CPUVendor") : nullptr)
+  if (const char *V =
+          Pkg ? hwloc_obj_get_info_by_name(Pkg, "CPUVendor") : nullptr)
     CpuVendor = V;
   if (CpuModel.empty())
     CpuModel = procCpuinfo("model name");

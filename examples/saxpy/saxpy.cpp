@@ -49,7 +49,8 @@ int main(int Argc, char **Argv) {
   cl_int Err;
   cl_context Ctx = clCreateContext(nullptr, 1, &D, nullptr, nullptr, &Err);
   CHECK(Err);
-  cl_command_queue Q = clCreateCommandQueueWithProperties(Ctx, D, nullptr, &Err);
+  cl_command_queue Q =
+      clCreateCommandQueueWithProperties(Ctx, D, nullptr, &Err);
   CHECK(Err);
   cl_program Prog = clCreateProgramWithSource(Ctx, 1, &Source, nullptr, &Err);
   CHECK(Err);
@@ -93,8 +94,7 @@ int main(int Argc, char **Argv) {
     if (std::fabs(Y[I] - Ref[I]) > 1e-5f * std::fabs(Ref[I]) + 1e-6f)
       ++Bad;
   std::printf("saxpy on %s: N=%zu, %s, %.2f ms, %.1f GB/s\n", Want.c_str(), N,
-              Bad ? "FAIL" : "verified", Sec * 1e3,
-              12.0 * N / Sec / 1e9);
+              Bad ? "FAIL" : "verified", Sec * 1e3, 12.0 * N / Sec / 1e9);
   clReleaseMemObject(BX);
   clReleaseMemObject(BY);
   clReleaseKernel(K);

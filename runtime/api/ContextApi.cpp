@@ -16,8 +16,8 @@ cl_int createContext(const cl_context_properties *properties,
   std::vector<cl_context_properties> Props;
   if (cl_int Err = Context::parseProperties(properties, Props))
     return Err;
-  auto *C = new Context(std::move(Devices), std::move(Props), pfn_notify,
-                        user_data);
+  auto *C =
+      new Context(std::move(Devices), std::move(Props), pfn_notify, user_data);
   Out = C->handle();
   return CL_SUCCESS;
 }
@@ -51,10 +51,9 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(
     void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
     void *user_data, cl_int *errcode_ret) {
   return apiCreate<cl_context>(__func__, errcode_ret, [&](cl_context &Out) {
-    const cl_device_type Known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU |
-                                 CL_DEVICE_TYPE_GPU |
-                                 CL_DEVICE_TYPE_ACCELERATOR |
-                                 CL_DEVICE_TYPE_CUSTOM;
+    const cl_device_type Known =
+        CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
+        CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
     // CL_INVALID_DEVICE_TYPE if device_type is not a valid value.
     if (device_type == 0 ||
         (device_type != CL_DEVICE_TYPE_ALL && (device_type & ~Known)))

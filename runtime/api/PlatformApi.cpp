@@ -67,14 +67,14 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform,
     if (!P)
       return fail(CL_INVALID_PLATFORM, "platform is not a valid platform");
     // CL_INVALID_DEVICE_TYPE if device_type is not a valid value.
-    const cl_device_type Known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU |
-                                 CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR |
-                                 CL_DEVICE_TYPE_CUSTOM;
+    const cl_device_type Known =
+        CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
+        CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
     if (device_type == 0 ||
         (device_type != CL_DEVICE_TYPE_ALL && (device_type & ~Known)))
-      return fail(CL_INVALID_DEVICE_TYPE,
-                  "device_type " + std::to_string(device_type) +
-                      " is not a valid value");
+      return fail(CL_INVALID_DEVICE_TYPE, "device_type " +
+                                              std::to_string(device_type) +
+                                              " is not a valid value");
     // CL_INVALID_VALUE if num_entries is equal to zero and devices is not
     // NULL or if both num_devices and devices are NULL.
     if (num_entries == 0 && devices)
@@ -88,8 +88,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform,
     // CL_DEVICE_NOT_FOUND if no OpenCL devices that matched device_type were
     // found.
     if (Found.empty())
-      return fail(CL_DEVICE_NOT_FOUND, "no device of type " +
-                                           std::to_string(device_type));
+      return fail(CL_DEVICE_NOT_FOUND,
+                  "no device of type " + std::to_string(device_type));
     if (devices)
       std::copy_n(Found.begin(), std::min<size_t>(num_entries, Found.size()),
                   devices);
@@ -189,7 +189,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceAndHostTimer(
       return fail(CL_INVALID_DEVICE, "device is not a valid device");
     // CL_INVALID_VALUE if host_timestamp or device_timestamp is NULL.
     if (!host_timestamp || !device_timestamp)
-      return fail(CL_INVALID_VALUE, "host_timestamp or device_timestamp is NULL");
+      return fail(CL_INVALID_VALUE,
+                  "host_timestamp or device_timestamp is NULL");
     // Device and host share one clock: the device is this CPU.
     *device_timestamp = *host_timestamp = Platform::hostTimeNs();
     return CL_SUCCESS;

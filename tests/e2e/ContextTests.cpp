@@ -80,8 +80,10 @@ TEST_CASE("4.4: bad context arguments get the spec's error", "[context]") {
   CHECK(clCreateContext(Unknown, 1, &D, nullptr, nullptr, &Err) == nullptr);
   CHECK(Err == CL_INVALID_PROPERTY);
   cl_context_properties Twice[] = {
-      CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(clcpuPlatform()),
-      CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(clcpuPlatform()), 0};
+      CL_CONTEXT_PLATFORM,
+      reinterpret_cast<cl_context_properties>(clcpuPlatform()),
+      CL_CONTEXT_PLATFORM,
+      reinterpret_cast<cl_context_properties>(clcpuPlatform()), 0};
   CHECK(clCreateContext(Twice, 1, &D, nullptr, nullptr, &Err) == nullptr);
   CHECK(Err == CL_INVALID_PROPERTY);
   CHECK(clCreateContextFromType(nullptr, CL_DEVICE_TYPE_GPU, nullptr, nullptr,
@@ -124,11 +126,11 @@ TEST_CASE("5.3.2: no image formats while images are not supported",
   cl_image_format F;
   CHECK(clGetSupportedImageFormats(C, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D,
                                    0, &F, &N) == CL_INVALID_VALUE);
-  CHECK(clGetSupportedImageFormats(C, CL_MEM_READ_ONLY, CL_MEM_OBJECT_BUFFER,
-                                   1, &F, &N) == CL_INVALID_VALUE);
+  CHECK(clGetSupportedImageFormats(C, CL_MEM_READ_ONLY, CL_MEM_OBJECT_BUFFER, 1,
+                                   &F, &N) == CL_INVALID_VALUE);
   CHECK(clGetSupportedImageFormats(nullptr, CL_MEM_READ_ONLY,
-                                   CL_MEM_OBJECT_IMAGE2D, 1, &F, &N) ==
-        CL_INVALID_CONTEXT);
+                                   CL_MEM_OBJECT_IMAGE2D, 1, &F,
+                                   &N) == CL_INVALID_CONTEXT);
   clReleaseContext(C);
 }
 
@@ -149,8 +151,8 @@ TEST_CASE("4.4: pfn_notify hears errors of every object of the context",
   char Host[128];
   // Out of range read: CL_INVALID_VALUE, reported through the queue's
   // context.
-  CHECK(clEnqueueReadBuffer(Q, B, CL_TRUE, 32, 64, Host, 0, nullptr,
-                            nullptr) == CL_INVALID_VALUE);
+  CHECK(clEnqueueReadBuffer(Q, B, CL_TRUE, 32, 64, Host, 0, nullptr, nullptr) ==
+        CL_INVALID_VALUE);
   REQUIRE(!Msgs.empty());
   CHECK(Msgs.back().find("clEnqueueReadBuffer") != std::string::npos);
   size_t Before = Msgs.size();

@@ -146,8 +146,7 @@ TEST_CASE("5.9.2: a buffer set as a kernel argument is freed when the "
   REQUIRE(Err == CL_SUCCESS);
   bool Destroyed = false;
   REQUIRE(clSetMemObjectDestructorCallback(
-              B,
-              [](cl_mem, void *U) { *static_cast<bool *>(U) = true; },
+              B, [](cl_mem, void *U) { *static_cast<bool *>(U) = true; },
               &Destroyed) == CL_SUCCESS);
   REQUIRE(clSetKernelArg(K, 0, sizeof B, &B) == CL_SUCCESS);
   REQUIRE(clReleaseMemObject(B) == CL_SUCCESS);

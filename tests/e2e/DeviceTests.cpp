@@ -159,12 +159,12 @@ TEST_CASE("4.2: bad device queries get the spec's error", "[device]") {
   CHECK(clGetDeviceInfo(D, CL_DEVICE_MAX_MEM_ALLOC_SIZE, 4, &V, nullptr) ==
         CL_INVALID_VALUE);
   cl_device_id Out;
-  CHECK(clGetDeviceIDs(clcpuPlatform(), CL_DEVICE_TYPE_GPU, 1, &Out,
-                       nullptr) == CL_DEVICE_NOT_FOUND);
+  CHECK(clGetDeviceIDs(clcpuPlatform(), CL_DEVICE_TYPE_GPU, 1, &Out, nullptr) ==
+        CL_DEVICE_NOT_FOUND);
   CHECK(clGetDeviceIDs(clcpuPlatform(), 0x4000000, 1, &Out, nullptr) ==
         CL_INVALID_DEVICE_TYPE);
-  CHECK(clGetDeviceIDs(clcpuPlatform(), CL_DEVICE_TYPE_CPU, 0, &Out,
-                       nullptr) == CL_INVALID_VALUE);
+  CHECK(clGetDeviceIDs(clcpuPlatform(), CL_DEVICE_TYPE_CPU, 0, &Out, nullptr) ==
+        CL_INVALID_VALUE);
   CHECK(clGetDeviceIDs(clcpuPlatform(), CL_DEVICE_TYPE_CPU, 1, nullptr,
                        nullptr) == CL_INVALID_VALUE);
 }
@@ -202,18 +202,18 @@ std::set<std::string> sysfsCacheGroups(int Level) {
 TEST_CASE("4.3: partition by affinity domain matches the cache topology",
           "[device][partition]") {
   cl_device_id D = clcpuDevice();
-  cl_device_affinity_domain Domains =
-      deviceInfo<cl_device_affinity_domain>(D, CL_DEVICE_PARTITION_AFFINITY_DOMAIN);
+  cl_device_affinity_domain Domains = deviceInfo<cl_device_affinity_domain>(
+      D, CL_DEVICE_PARTITION_AFFINITY_DOMAIN);
   cl_uint CUs = deviceInfo<cl_uint>(D, CL_DEVICE_MAX_COMPUTE_UNITS);
-  if (CUs < 2)
-  {
+  if (CUs < 2) {
     WARN("device has one compute unit and cannot be partitioned");
     return;
   }
   for (int Level : {1, 2, 3}) {
-    cl_device_affinity_domain Dom = Level == 1   ? CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE
-          : Level == 2 ? CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE
-                       : CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE;
+    cl_device_affinity_domain Dom =
+        Level == 1   ? CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE
+        : Level == 2 ? CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE
+                     : CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE;
     auto Expected = sysfsCacheGroups(Level);
     if (Expected.empty() || !(Domains & Dom))
       continue;
@@ -254,8 +254,7 @@ TEST_CASE("4.3: partition by affinity domain matches the cache topology",
 TEST_CASE("4.3: partition equally and by counts", "[device][partition]") {
   cl_device_id D = clcpuDevice();
   cl_uint CUs = deviceInfo<cl_uint>(D, CL_DEVICE_MAX_COMPUTE_UNITS);
-  if (CUs < 2)
-  {
+  if (CUs < 2) {
     WARN("device has one compute unit and cannot be partitioned");
     return;
   }
@@ -275,7 +274,8 @@ TEST_CASE("4.3: partition equally and by counts", "[device][partition]") {
     CHECK(clReleaseDevice(S) == CL_SUCCESS);
 
   cl_device_partition_property Counts[] = {
-      CL_DEVICE_PARTITION_BY_COUNTS, 1, static_cast<cl_device_partition_property>(CUs - 1),
+      CL_DEVICE_PARTITION_BY_COUNTS, 1,
+      static_cast<cl_device_partition_property>(CUs - 1),
       CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0};
   cl_device_id Two[2];
   REQUIRE(clCreateSubDevices(D, Counts, 2, Two, &N) == CL_SUCCESS);
@@ -295,7 +295,8 @@ TEST_CASE("4.3: bad partitions get the spec's error", "[device][partition]") {
   cl_uint CUs = deviceInfo<cl_uint>(D, CL_DEVICE_MAX_COMPUTE_UNITS);
   cl_device_id Out[64];
   cl_device_partition_property TooMany[] = {
-      CL_DEVICE_PARTITION_BY_COUNTS, static_cast<cl_device_partition_property>(CUs + 1),
+      CL_DEVICE_PARTITION_BY_COUNTS,
+      static_cast<cl_device_partition_property>(CUs + 1),
       CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0};
   CHECK(clCreateSubDevices(D, TooMany, 64, Out, nullptr) ==
         CL_INVALID_DEVICE_PARTITION_COUNT);

@@ -9,7 +9,8 @@ TEST_CASE("cl_khr_icd: extension functions are found for the platform",
           "[icd]") {
   cl_platform_id P = clcpuPlatform();
   REQUIRE(P);
-  void *Fn = clGetExtensionFunctionAddressForPlatform(P, "clIcdGetPlatformIDsKHR");
+  void *Fn =
+      clGetExtensionFunctionAddressForPlatform(P, "clIcdGetPlatformIDsKHR");
   REQUIRE(Fn);
   auto GetIDs = reinterpret_cast<clIcdGetPlatformIDsKHR_fn>(Fn);
   cl_uint N = 0;
@@ -27,8 +28,8 @@ TEST_CASE("cl_khr_icd: an unimplemented entry point fails cleanly", "[icd]") {
   cl_int Err = CL_SUCCESS;
   // Through the loader, which forwards by the dispatch table in the handle.
   using Fn = cl_mem(CL_API_CALL *)(cl_context, cl_mem_flags, cl_uint, cl_int *);
-  auto F = reinterpret_cast<Fn>(
-      clGetExtensionFunctionAddressForPlatform(clcpuPlatform(), "clCreateFromGLBuffer"));
+  auto F = reinterpret_cast<Fn>(clGetExtensionFunctionAddressForPlatform(
+      clcpuPlatform(), "clCreateFromGLBuffer"));
   REQUIRE(F);
   CHECK(F(C, 0, 0, &Err) == nullptr);
   CHECK(Err == CL_INVALID_OPERATION);

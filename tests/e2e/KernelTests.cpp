@@ -474,8 +474,8 @@ kernel void r(global int *p) __attribute__((reqd_work_group_size(2, 1, 1)))
   // OpenCL 2.1+: a NULL or zero global size trivially succeeds (CTS
   // test_api/zero_sized_enqueue); its event completes, nothing runs.
   cl_event Ev = nullptr;
-  CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, nullptr, nullptr, 0,
-                               nullptr, &Ev) == CL_SUCCESS);
+  CHECK(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, nullptr, nullptr, 0, nullptr,
+                               &Ev) == CL_SUCCESS);
   CHECK(clWaitForEvents(1, &Ev) == CL_SUCCESS);
   clReleaseEvent(Ev);
   size_t Zero[2] = {4, 0};

@@ -146,8 +146,8 @@ TEST_CASE("5.2, 5.10: 8 threads x 1000 iterations on own and shared buffers "
   // One slice of the shared buffer per thread; the alignment rule for
   // sub-buffers is met by 4 KiB slices.
   constexpr size_t Slice = 4096;
-  cl_mem SharedBuf = clCreateBuffer(Shared, CL_MEM_READ_WRITE, Slice * Threads,
-                                    nullptr, &Err);
+  cl_mem SharedBuf =
+      clCreateBuffer(Shared, CL_MEM_READ_WRITE, Slice * Threads, nullptr, &Err);
   REQUIRE(Err == CL_SUCCESS);
   const char *Src = "__kernel void add(__global int *a, int k) {"
                     "  a[get_global_id(0)] += k; }";
@@ -185,17 +185,17 @@ TEST_CASE("5.2, 5.10: 8 threads x 1000 iterations on own and shared buffers "
         STRESS_CHECK(F, clSetKernelArg(K, 0, sizeof Own, &Own) == CL_SUCCESS);
         STRESS_CHECK(F, clSetKernelArg(K, 1, sizeof Add, &Add) == CL_SUCCESS);
         size_t G = N;
-        STRESS_CHECK(F, clEnqueueNDRangeKernel(SharedQ, K, 1, nullptr, &G,
-                                               nullptr, 1, &W,
-                                               &Kd) == CL_SUCCESS);
+        STRESS_CHECK(F,
+                     clEnqueueNDRangeKernel(SharedQ, K, 1, nullptr, &G, nullptr,
+                                            1, &W, &Kd) == CL_SUCCESS);
         STRESS_CHECK(F, clEnqueueCopyBuffer(SharedQ, Own, Sub, 0, 0,
                                             N * sizeof(int), 1, &Kd,
                                             &C) == CL_SUCCESS);
         // Released while its commands may still be in flight.
         STRESS_CHECK(F, clReleaseMemObject(Own) == CL_SUCCESS);
         STRESS_CHECK(F, clEnqueueReadBuffer(SharedQ, Sub, CL_TRUE, 0,
-                                            N * sizeof(int), Back.data(), 1,
-                                            &C, nullptr) == CL_SUCCESS);
+                                            N * sizeof(int), Back.data(), 1, &C,
+                                            nullptr) == CL_SUCCESS);
         bool Same = true;
         for (int J = 0; J < N; ++J)
           Same &= Back[J] == Host[J] + Add;

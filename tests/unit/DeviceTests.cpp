@@ -20,8 +20,7 @@ TEST_CASE("Topology: the root device has one compute unit per allowed CPU",
 TEST_CASE("4.3: partition by counts covers exactly the requested cores",
           "[device]") {
   Device *D = Platform::get().devices().front();
-  if (D->computeUnits() < 2)
-  {
+  if (D->computeUnits() < 2) {
     WARN("needs 2 compute units");
     return;
   }

@@ -37,8 +37,7 @@ TEST_CASE("cl_khr_icd: slots are filled by name", "[icd]") {
   CHECK(icd::extensionFunction("clNoSuchFunction") == nullptr);
 }
 
-TEST_CASE("unimplemented entry points return CL_INVALID_OPERATION",
-          "[icd]") {
+TEST_CASE("unimplemented entry points return CL_INVALID_OPERATION", "[icd]") {
   const cl_icd_dispatch &D = icd::dispatchTable();
   auto Todo = icd::unimplementedEntryPoints();
   bool EnqueueMarkerTodo =
