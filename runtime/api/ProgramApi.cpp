@@ -289,16 +289,10 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
     if (!device_list || num_devices == 0)
       return fail(CL_INVALID_VALUE, "device_list is NULL or num_devices is 0",
                   C);
-    for (cl_uint I = 0; I < num_devices; ++I) {
-      // CL_INVALID_DEVICE if any device in device_list is not in the list of
-      // devices associated with context.
-      Device *D = Device::fromHandle(device_list[I]);
-      if (!D || !C->hasDevice(D))
-        return fail(CL_INVALID_DEVICE,
-                    "device_list[" + std::to_string(I) +
-                        "] is not a device of the context",
-                    C);
-    }
+    // CL_INVALID_DEVICE if any device in device_list is not in the list of
+    // devices associated with context.
+    if (cl_int Err = checkDeviceList(C, num_devices, device_list))
+      return Err;
     // CL_INVALID_VALUE if lengths or binaries is NULL or if any entry in
     // lengths[i] is zero or binaries[i] is NULL.
     if (!lengths || !binaries)
@@ -366,16 +360,10 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
     if (!device_list || num_devices == 0)
       return fail(CL_INVALID_VALUE, "device_list is NULL or num_devices is 0",
                   C);
-    for (cl_uint I = 0; I < num_devices; ++I) {
-      // CL_INVALID_DEVICE if any device in device_list is not in the list of
-      // devices associated with context.
-      Device *D = Device::fromHandle(device_list[I]);
-      if (!D || !C->hasDevice(D))
-        return fail(CL_INVALID_DEVICE,
-                    "device_list[" + std::to_string(I) +
-                        "] is not a device of the context",
-                    C);
-    }
+    // CL_INVALID_DEVICE if any device in device_list is not in the list of
+    // devices associated with context.
+    if (cl_int Err = checkDeviceList(C, num_devices, device_list))
+      return Err;
     // CL_INVALID_VALUE if kernel_names is NULL or kernel_names contains a
     // kernel name that is not supported by any of the devices in
     // device_list (CL_DEVICE_BUILT_IN_KERNELS is empty).

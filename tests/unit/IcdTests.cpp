@@ -58,7 +58,9 @@ TEST_CASE("Unimplemented entry points remaining", "[entry-points-remaining]") {
             << " of " << icd::allEntryPoints().size() << " dispatch slots\n";
   for (const char *N : Todo)
     std::cout << "  " << N << "\n";
-  SUCCEED();
+  // Every OpenCL 3.0 entry point answers per spec now; a new CLCPU_TODO in
+  // icd/EntryPoints.def is a regression.
+  CHECK(Todo.empty());
 }
 
 TEST_CASE("cl_khr_icd: every object kind starts with the dispatch pointer",
