@@ -1,8 +1,13 @@
 //===- builtins/math.cl - OpenCL C 3.0 6.15.2 math functions --------------===//
 //
-// The C library's double-precision functions (glibc libm, resolved by the
-// JIT from the driver's process) do the work: a float result is the double
-// result rounded once, well within the spec's ULP bounds (7.4).
+// Most transcendental functions call SLEEF (libsleef, linked into the
+// driver): its 1.0-ulp (u10) or better scalar functions here, and, once a
+// work-item loop is vectorized, its SIMD variants for the host's ISA
+// (compiler/LinkBuiltins.cpp names them to the vectorizers). SLEEF keeps
+// the C99 special cases (7.5: +-0, +-inf, NaN, denormals).
+// The others use the C library's double-precision functions (glibc libm,
+// resolved by the JIT from the driver's process): a float result is the
+// double result rounded once, well within the spec's ULP bounds (7.4).
 
 #include "Builtins.h"
 
@@ -25,6 +30,25 @@ float libm_frexpf(float, __private int *) __asm__("frexpf");
 double libm_modf(double, __private double *) __asm__("modf");
 float libm_modff(float, __private float *) __asm__("modff");
 
+// F(x) for float and double from SLEEF's Sleef_<F>f_<ACC> and
+// Sleef_<F>_<ACC> (ACC: u10 is 1.0 ulp, u05 0.5 ulp, u15 1.5 ulp).
+#define SLEEF_DECL1(F, ACC)                                                    \
+  float Sleef_##F##f_##ACC(float) __attribute__((const));                      \
+  double Sleef_##F##_##ACC(double) __attribute__((const));
+#define SLEEF_DECL2(F, ACC)                                                    \
+  float Sleef_##F##f_##ACC(float, float) __attribute__((const));               \
+  double Sleef_##F##_##ACC(double, double) __attribute__((const));
+#define SLEEF_1(F, ACC)                                                        \
+  SLEEF_DECL1(F, ACC)                                                          \
+  CONST float F(float x) { return Sleef_##F##f_##ACC(x); }                     \
+  CONST double F(double x) { return Sleef_##F##_##ACC(x); }                    \
+  VEC_FD1(F)
+#define SLEEF_2(F, ACC)                                                        \
+  SLEEF_DECL2(F, ACC)                                                          \
+  CONST float F(float x, float y) { return Sleef_##F##f_##ACC(x, y); }         \
+  CONST double F(double x, double y) { return Sleef_##F##_##ACC(x, y); }       \
+  VEC_FD2(F)
+
 // F(x) for float and double (and their vectors) from a double expression.
 #define VEC_FD1(F)                                                             \
   VEC_1(float, F, float)                                                       \
@@ -45,50 +69,155 @@ float libm_modff(float, __private float *) __asm__("modff");
 #define LIBM_1(F) VIA_DOUBLE1(F, libm_##F(x))
 #define LIBM_2(F) VIA_DOUBLE2(F, libm_##F(x, y))
 
-LIBM_1(acos)
-LIBM_1(acosh)
-LIBM_1(asin)
-LIBM_1(asinh)
-LIBM_1(atan)
-LIBM_1(atanh)
-// glibc's cbrt is within 3 ulp; one Newton step with an exact residual
-// brings the double result within 1 ulp (7.4 asks for 2).
-static double cbrt_d(double x) {
-  double r = libm_cbrt(x);
-  if (r == 0.0 || !(__builtin_fabs(r) < INFINITY) ||
-      __builtin_fabs(r) < 0x1p-340 || __builtin_fabs(r) > 0x1p340)
-    return r;
-  double r2 = r * r, r2lo = __builtin_fma(r, r, -r2);
-  double res = __builtin_fma(r2, r, -x) + r2lo * r; // r^3 - x
-  return r - res / (3.0 * r2);
-}
-CONST float cbrt(float x) { return (float)libm_cbrt(x); }
-CONST double cbrt(double x) { return cbrt_d(x); }
+SLEEF_1(acos, u10)
+SLEEF_1(asin, u10)
+SLEEF_1(atan, u10)
+SLEEF_1(atanh, u10)
+SLEEF_DECL1(cbrt, u10)
+CONST float cbrt(float x) { return Sleef_cbrtf_u10(x); }
+CONST double cbrt(double x) { return Sleef_cbrt_u10(x); }
 VEC_FD1(cbrt)
-LIBM_1(cos)
-LIBM_1(cosh)
-LIBM_1(erf)
-LIBM_1(erfc)
-LIBM_1(exp)
-LIBM_1(exp2)
-LIBM_1(exp10)
-LIBM_1(expm1)
-LIBM_1(log)
-LIBM_1(log2)
-LIBM_1(log10)
-LIBM_1(log1p)
-LIBM_1(sin)
-LIBM_1(sinh)
-LIBM_1(tan)
-LIBM_1(tanh)
-LIBM_1(tgamma)
-LIBM_2(atan2)
-LIBM_2(pow)
-LIBM_2(hypot)
-VIA_DOUBLE1(acospi, libm_acos(x) * M_1_PI)
-VIA_DOUBLE1(asinpi, libm_asin(x) * M_1_PI)
-VIA_DOUBLE1(atanpi, libm_atan(x) * M_1_PI)
-VIA_DOUBLE2(atan2pi, libm_atan2(x, y) * M_1_PI)
+SLEEF_1(cos, u10)
+SLEEF_1(erf, u10)
+SLEEF_1(erfc, u15)
+SLEEF_1(exp2, u10)
+SLEEF_1(exp10, u10)
+SLEEF_1(expm1, u10)
+SLEEF_1(log, u10)
+SLEEF_1(log2, u10)
+SLEEF_1(log10, u10)
+SLEEF_1(sin, u10)
+SLEEF_1(tan, u10)
+SLEEF_1(tanh, u10)
+SLEEF_2(atan2, u10)
+SLEEF_2(hypot, u05)
+
+// Where SLEEF falls short, the same SLEEF functions on transformed
+// arguments (selects, no branches: the loops still vectorize):
+// - its float sinh, cosh, asinh, acosh, log1p and tgamma overflow early
+//   or lose accuracy on subnormal results: the double functions, rounded
+//   once, are exact enough for every float argument;
+// - its double exp, pow, sinh and cosh already return infinity for results
+//   above 1.79769e308 (DBL_MAX is 1.7976931348623157e308), and its asinh,
+//   acosh (|x| > 1.3e154) and log1p (x > 1e307) overflow internally;
+// - its tgamma gives +0 where the result underflows for x < 0.
+SLEEF_DECL1(sinh, u10)
+SLEEF_DECL1(cosh, u10)
+SLEEF_DECL1(asinh, u10)
+SLEEF_DECL1(acosh, u10)
+SLEEF_DECL1(log1p, u10)
+SLEEF_DECL1(tgamma, u10)
+SLEEF_DECL1(exp, u10)
+SLEEF_DECL2(pow, u10)
+
+// Below -170 Gamma's result is subnormal or zero, where SLEEF loses
+// accuracy: Gamma(x) = Gamma(x + 16) / (x (x + 1) ... (x + 15)), each x + i
+// exact. A zero result for x < 0 has the sign of Gamma: negative where
+// floor(x) is odd.
+static double tgamma_d(double x) {
+  int low = x < -170.0;
+  double r = Sleef_tgamma_u10(low ? x + 16.0 : x), f = __builtin_floor(x);
+  double p = 1.0;
+  for (int i = 0; i < 16; ++i)
+    p *= x + (double)i;
+  r = low ? r / p : r;
+  double neg = __builtin_floor(f * 0.5) != f * 0.5 ? -0.0 : 0.0;
+  return r == 0.0 && x < 0.0 ? neg : r;
+}
+CONST float sinh(float x) { return (float)Sleef_sinh_u10(x); }
+CONST float cosh(float x) { return (float)Sleef_cosh_u10(x); }
+CONST float asinh(float x) { return (float)Sleef_asinh_u10(x); }
+CONST float acosh(float x) { return (float)Sleef_acosh_u10(x); }
+CONST float log1p(float x) { return (float)Sleef_log1p_u10(x); }
+CONST float tgamma(float x) { return (float)tgamma_d(x); }
+CONST float exp(float x) { return Sleef_expf_u10(x); }
+CONST float pow(float x, float y) { return Sleef_powf_u10(x, y); }
+CONST double tgamma(double x) { return tgamma_d(x); }
+// a * b for factors with an error of an ulp or so: where the product
+// overflows by no more than that error, the largest double (within a few
+// ulps of the exact result) rather than infinity.
+static double square_top(double a, double b) {
+  double r = a * b;
+  return __builtin_fabs(r) == INFINITY &&
+                 __builtin_fabs(a) * 0x1p-512 * __builtin_fabs(b) <
+                     0x1.0000000000002p+512
+             ? __builtin_copysign(DBL_MAX, r)
+             : r;
+}
+// sinh x = 2 sinh(x/2) cosh(x/2) = 2 sinh(x/2)^2 (to double precision) for
+// |x| > 700; likewise cosh.
+CONST double sinh(double x) {
+  int big = __builtin_fabs(x) > 700.0;
+  double s = Sleef_sinh_u10(big ? x * 0.5 : x);
+  return big ? __builtin_copysign(square_top(s * 2.0, s), x) : s;
+}
+CONST double cosh(double x) {
+  int big = __builtin_fabs(x) > 700.0;
+  double c = Sleef_cosh_u10(big ? x * 0.5 : x);
+  return big ? square_top(c * 2.0, c) : c;
+}
+// For |x| > 2^500, asinh x = log 2|x| = asinh(x 2^-k) + k log 2 (to double
+// precision while |x| 2^-k > 2^30), with k = 400 or 700.
+CONST double asinh(double x) {
+  double a = __builtin_fabs(x);
+  int big = a > 0x1p500, huge = a > 0x1p800;
+  double r = Sleef_asinh_u10(big ? x * (huge ? 0x1p-700 : 0x1p-400) : x);
+  double k = huge ? 485.20302639196171659206248502072 // 700 log 2
+                  : 277.25887222397812376689284858327; // 400 log 2
+  return big ? r + __builtin_copysign(k, x) : r;
+}
+CONST double acosh(double x) {
+  int big = x > 0x1p500, huge = x > 0x1p800;
+  double r = Sleef_acosh_u10(big ? x * (huge ? 0x1p-700 : 0x1p-400) : x);
+  return big ? r + (huge ? 485.20302639196171659206248502072
+                         : 277.25887222397812376689284858327)
+             : r;
+}
+// log1p x = log x = log1p(x 2^-500) + 500 log 2 for x > 2^1000.
+CONST double log1p(double x) {
+  int big = x > 0x1p1000;
+  double r = Sleef_log1p_u10(big ? x * 0x1p-500 : x);
+  return big ? r + 346.57359027997265470861606072909 : r;
+}
+// exp x = e exp(x - 1) (x - 1 is exact) for x > 709; e = M_E + 1.44e-16
+// with one rounding.
+CONST double exp(double x) {
+  int big = x > 709.0;
+  double r = Sleef_exp_u10(big ? x - 1.0 : x);
+  double e = __builtin_fma(r, M_E, r * 0x1.4d57ee2b1013ap-53);
+  // exp x <= DBL_MAX up to x = 0x1.62e42fefa39efp+9.
+  e = e == INFINITY && x <= 0x1.62e42fefa39efp+9 ? DBL_MAX : e;
+  return big ? e : r;
+}
+// pow(x, y) = pow(|x|, y/2)^2 (with the sign of x for odd integers y)
+// where |y| log2 |x| may exceed 1000, so that SLEEF never sees a result
+// near the limits of double.
+CONST double pow(double x, double y) {
+  double ax = __builtin_fabs(x), ay = __builtin_fabs(y);
+  long e = (long)(as_ulong(ax) >> 52) - 1023; // binade; -1023 for subnormals
+  double mag = (double)(e < 0 ? -e : e) + 1.0;
+  int split = ax != 0.0 && ax < INFINITY && ay < INFINITY && ay * mag > 1000.0;
+  double hy = y * 0.5;
+  double h = Sleef_pow_u10(split ? ax : x, split ? hy : y);
+  if (!split)
+    return h;
+  double r = square_top(h, h);
+  int yint = __builtin_rint(y) == y, yodd = yint && __builtin_rint(hy) != hy;
+  r = x < 0.0 && !yint ? NAN : r;
+  return x < 0.0 && yodd ? -r : r;
+}
+VEC_FD1(sinh)
+VEC_FD1(cosh)
+VEC_FD1(asinh)
+VEC_FD1(acosh)
+VEC_FD1(log1p)
+VEC_FD1(tgamma)
+VEC_FD1(exp)
+VEC_FD2(pow)
+VIA_DOUBLE1(acospi, Sleef_acos_u10(x) * M_1_PI)
+VIA_DOUBLE1(asinpi, Sleef_asin_u10(x) * M_1_PI)
+VIA_DOUBLE1(atanpi, Sleef_atan_u10(x) * M_1_PI)
+VIA_DOUBLE2(atan2pi, Sleef_atan2_u10(x, y) * M_1_PI)
 VIA_DOUBLE1(rsqrt, 1.0 / __builtin_sqrt(x))
 VIA_DOUBLE1(lgamma, ({
               int s;
@@ -170,7 +299,7 @@ VEC_FD1(tanpi)
       return INT_MAX;                                                          \
     return (int)logb(x);                                                       \
   }                                                                            \
-  CONST T pown(T x, int n) { return (T)libm_pow(x, (double)n); }               \
+  CONST T pown(T x, int n) { return (T)pow((double)x, (double)n); }             \
   CONST T powr(T x, T y) {                                                     \
     if (x < (T)0 || x != x || y != y)                                          \
       return (T)NAN;                                                           \
@@ -180,7 +309,7 @@ VEC_FD1(tanpi)
       return (T)NAN;                                                           \
     if (x == (T)1 && __builtin_fabs##SUF(y) == (T)INFINITY)                    \
       return (T)NAN;                                                           \
-    return (T)libm_pow(x, y);                                                  \
+    return pow(__builtin_fabs##SUF(x), y); /* powr(-0, y) is powr(+0, y) */    \
   }                                                                            \
   CONST T rootn(T x, int n) {                                                  \
     if (n == 0)                                                                \
@@ -355,7 +484,16 @@ static OVL double remquo_c(double x, double y, __private int *q) {
 FOR_AS(PTR_FUNCS, float)
 FOR_AS(PTR_FUNCS, double)
 
-// half_* and native_*: the full-precision functions satisfy both.
+// half_* and native_*: the full-precision functions satisfy both (8192 ulp
+// for half_, implementation-defined for native_); SLEEF's 3.5-ulp (u35)
+// functions, where it has them, are faster and still well within.
+float Sleef_sinf_u35(float) __attribute__((const));
+float Sleef_cosf_u35(float) __attribute__((const));
+float Sleef_tanf_u35(float) __attribute__((const));
+float Sleef_logf_u35(float) __attribute__((const));
+float Sleef_log2f_u35(float) __attribute__((const));
+float Sleef_exp2f_u35(float) __attribute__((const));
+float Sleef_exp10f_u35(float) __attribute__((const));
 #define FAST1(P, F, IMPL)                                                      \
   CONST float P##F(float x) { return IMPL(x); }                                \
   VEC_1(float, P##F, float)
@@ -363,17 +501,17 @@ FOR_AS(PTR_FUNCS, double)
   CONST float P##F(float x, float y) { return IMPL(x, y); }                    \
   VEC_2(float, P##F, float, float)
 #define FAST_ALL(P)                                                            \
-  FAST1(P, cos, cos)                                                           \
+  FAST1(P, cos, Sleef_cosf_u35)                                                \
   FAST1(P, exp, exp)                                                           \
-  FAST1(P, exp2, exp2)                                                         \
-  FAST1(P, exp10, exp10)                                                       \
-  FAST1(P, log, log)                                                           \
-  FAST1(P, log2, log2)                                                         \
+  FAST1(P, exp2, Sleef_exp2f_u35)                                              \
+  FAST1(P, exp10, Sleef_exp10f_u35)                                            \
+  FAST1(P, log, Sleef_logf_u35)                                                \
+  FAST1(P, log2, Sleef_log2f_u35)                                              \
   FAST1(P, log10, log10)                                                       \
   FAST1(P, rsqrt, rsqrt)                                                       \
-  FAST1(P, sin, sin)                                                           \
+  FAST1(P, sin, Sleef_sinf_u35)                                                \
   FAST1(P, sqrt, sqrt)                                                         \
-  FAST1(P, tan, tan)                                                           \
+  FAST1(P, tan, Sleef_tanf_u35)                                                \
   FAST1(P, recip, 1.0f /)                                                      \
   FAST2(P, divide, divide_)                                                    \
   FAST2(P, powr, powr)

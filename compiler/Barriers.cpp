@@ -9,18 +9,32 @@
 // private variables simply live on each fiber's stack across it. A
 // collective becomes a call through Ctx->Collective (value in, result out),
 // which the scheduler computes in one pass over the group.
+//
+// Sub-groups (cl_khr_subgroups, __opencl_c_subgroups): sub_group_barrier()
+// becomes a call through Ctx->SubGroupBarrier, which waits for the caller's
+// sub-group only; a sub_group_* collective is the work_group_* one with
+// CollSubGroup added to its Op, computed over the caller's sub-group.
 
 #include "compiler/Internal.h"
 
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DataLayout.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
+#include <cstring>
 #include <optional>
+#include <string>
 
 using namespace llvm;
 
@@ -33,6 +47,8 @@ enum : unsigned {
   WLocalId = 20,
   WBarrier = 23,
   WCollective = 24,
+  WSubGroupBarrier = 27,
+  WYield = 28,
 };
 
 /// "_Z20work_group_reduce_addi" → {"work_group_reduce_add", "i"}.
@@ -48,7 +64,16 @@ std::optional<std::pair<StringRef, StringRef>> demangle(StringRef N) {
   return std::make_pair(N.substr(Digits, Len), N.substr(Digits + Len));
 }
 
+/// The Op bits of a work_group_* or sub_group_* collective: its kind, plus
+/// CollSubGroup for the sub-group ones.
 std::optional<uint32_t> collectiveKind(StringRef Name) {
+  std::string WG;
+  uint32_t Scope = 0;
+  if (Name.starts_with("sub_group_")) {
+    WG = "work_group_" + Name.drop_front(strlen("sub_group_")).str();
+    Name = WG;
+    Scope = CollSubGroup;
+  }
   static const std::pair<const char *, CollectiveKind> Kinds[] = {
       {"work_group_all", CollAll},
       {"work_group_any", CollAny},
@@ -65,7 +90,16 @@ std::optional<uint32_t> collectiveKind(StringRef Name) {
   };
   for (auto [N, K] : Kinds)
     if (Name == N)
-      return K;
+      return K * 16 + Scope;
+  static const std::pair<const char *, CollectiveKind> Shuffles[] = {
+      {"work_group_shuffle", CollShuffle},
+      {"work_group_shuffle_xor", CollShuffleXor},
+      {"work_group_shuffle_up", CollShuffleUp},
+      {"work_group_shuffle_down", CollShuffleDown},
+  };
+  for (auto [N, K] : Shuffles)
+    if (Scope && Name == N) // sub_group_shuffle*, never work_group_*
+      return K * 16 + Scope;
   return std::nullopt;
 }
 
@@ -84,8 +118,43 @@ std::optional<uint32_t> collectiveType(char C) {
     return CollFloat;
   case 'd':
     return CollDouble;
+  case 'c':
+  case 'a':
+    return CollChar;
+  case 'h':
+    return CollUChar;
+  case 's':
+    return CollShort;
+  case 't':
+    return CollUShort;
   default:
     return std::nullopt;
+  }
+}
+
+/// The LLVM type of an Itanium-mangled scalar (null if not a collective
+/// type).
+Type *elementType(LLVMContext &C, char M) {
+  switch (M) {
+  case 'c':
+  case 'a':
+  case 'h':
+    return Type::getInt8Ty(C);
+  case 's':
+  case 't':
+    return Type::getInt16Ty(C);
+  case 'i':
+  case 'j':
+    return Type::getInt32Ty(C);
+  case 'l':
+  case 'm':
+    return Type::getInt64Ty(C);
+  case 'f':
+    return Type::getFloatTy(C);
+  case 'd':
+    return Type::getDoubleTy(C);
+  default:
+    return nullptr;
   }
 }
 
@@ -129,11 +198,14 @@ bool lowerWorkGroupSync(Function &Body) {
       continue;
     auto [Name, Params] = *Parts;
     IRBuilder<> B(CI);
-    if (Name == "barrier" || Name == "work_group_barrier") {
+    bool SubGroupBarrier = Name == "sub_group_barrier";
+    if (Name == "barrier" || Name == "work_group_barrier" || SubGroupBarrier) {
       // The memory scope and fences do not matter: every work-item of the
       // group runs on this thread, and the call is opaque to the optimizer.
-      CallInst *New =
-          B.CreateCall(BarrierTy, ctxWord(B, Ctx, WBarrier, Ptr), {Ctx});
+      CallInst *New = B.CreateCall(
+          BarrierTy,
+          ctxWord(B, Ctx, SubGroupBarrier ? WSubGroupBarrier : WBarrier, Ptr),
+          {Ctx});
       New->addFnAttr(Attribute::Convergent);
       New->addFnAttr(Attribute::NoUnwind);
       CI->eraseFromParent();
@@ -143,28 +215,154 @@ bool lowerWorkGroupSync(Function &Body) {
     std::optional<uint32_t> Kind = collectiveKind(Name);
     if (!Kind)
       continue;
+    // A vector ("Dv4_i"): only sub_group_broadcast takes one
+    // (cl_khr_subgroup_extended_types); one broadcast per component.
+    unsigned Lanes = 0;
+    if (Params.consume_front("Dv")) {
+      while (!Params.empty() &&
+             isdigit(static_cast<unsigned char>(Params[0]))) {
+        Lanes = Lanes * 10 + (Params[0] - '0');
+        Params = Params.drop_front();
+      }
+      if (!Params.consume_front("_") || !Lanes ||
+          *Kind != CollBroadcast * 16 + CollSubGroup)
+        continue;
+      // The x86-64 ABI passes small vectors as integers or doubles and large
+      // ones by pointer (byval); the result comes back by value.
+      if (CI->getType()->isVoidTy())
+        continue;
+    }
     std::optional<uint32_t> Type =
         Params.empty() ? std::nullopt : collectiveType(Params[0]);
     if (!Type)
       continue; // (half): left as a declaration, reported as unsupported
-    Any = true;
-    Value *Args[6] = {Ctx,
-                      B.getInt32(*Kind * 16 + *Type),
-                      toBits(B, CI->getArgOperand(0)),
-                      B.getInt64(0),
-                      B.getInt64(0),
-                      B.getInt64(0)};
-    for (unsigned A = 1; A < CI->arg_size() && A < 4; ++A)
-      Args[A + 2] = B.CreateZExtOrTrunc(CI->getArgOperand(A), I64);
-    CallInst *New =
-        B.CreateCall(CollTy, ctxWord(B, Ctx, WCollective, Ptr), Args);
-    New->addFnAttr(Attribute::Convergent);
-    New->addFnAttr(Attribute::NoUnwind);
-    CI->replaceAllUsesWith(fromBits(B, New, CI->getType()));
+    auto Collective = [&](Value *V) {
+      Value *Args[6] = {Ctx,           B.getInt32(*Kind + *Type),
+                        toBits(B, V),  B.getInt64(0),
+                        B.getInt64(0), B.getInt64(0)};
+      for (unsigned A = 1; A < CI->arg_size() && A < 4; ++A)
+        Args[A + 2] = B.CreateZExtOrTrunc(CI->getArgOperand(A), I64);
+      CallInst *New =
+          B.CreateCall(CollTy, ctxWord(B, Ctx, WCollective, Ptr), Args);
+      New->addFnAttr(Attribute::Convergent);
+      New->addFnAttr(Attribute::NoUnwind);
+      return fromBits(B, New, V->getType());
+    };
+    Value *Result;
+    if (!Lanes) {
+      Result = Collective(CI->getArgOperand(0));
+    } else {
+      Value *Arg = CI->getArgOperand(0);
+      if (llvm::Type *ByVal = CI->getParamByValType(0))
+        Arg = B.CreateLoad(ByVal, Arg);
+      // The argument's bits as a vector of the element type (a 3-component
+      // vector's padding lane is broadcast too: harmless).
+      llvm::Type *Elt = elementType(C, Params[0]);
+      const DataLayout &DL = Body.getParent()->getDataLayout();
+      uint64_t Bits = DL.getTypeSizeInBits(Arg->getType());
+      if (!Elt || Bits % DL.getTypeSizeInBits(Elt) ||
+          DL.getTypeSizeInBits(CI->getType()) != Bits)
+        continue;
+      uint64_t EltBits = DL.getTypeSizeInBits(Elt);
+      auto *VT =
+          FixedVectorType::get(Elt, static_cast<unsigned>(Bits / EltBits));
+      Value *Vec = B.CreateBitCast(Arg, VT);
+      Result = PoisonValue::get(VT);
+      for (unsigned L = 0; L < VT->getNumElements(); ++L)
+        Result = B.CreateInsertElement(
+            Result, Collective(B.CreateExtractElement(Vec, L)), L);
+      Result = B.CreateBitCast(Result, CI->getType());
+    }
+    CI->replaceAllUsesWith(Result);
     CI->eraseFromParent();
     Any = true;
   }
   return Any;
+}
+
+namespace {
+/// True if \p V is computed from an atomic or volatile memory access: a
+/// value another work-item may change. Values read from a private variable
+/// (an alloca: the IR is not optimized yet) are followed to what was stored
+/// there; values read from other ordinary memory are not (waiting on them
+/// is a data race).
+bool dependsOnSharedState(
+    Value *V, const DenseMap<Value *, SmallVector<Value *, 4>> &Stored) {
+  SmallVector<Value *, 16> Work = {V};
+  SmallPtrSet<Value *, 32> Seen;
+  while (!Work.empty()) {
+    auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (!I || !Seen.insert(I).second)
+      continue;
+    if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
+      return true;
+    if (auto *L = dyn_cast<LoadInst>(I)) {
+      if (L->isAtomic() || L->isVolatile())
+        return true;
+      auto It = Stored.find(getUnderlyingObject(L->getPointerOperand()));
+      if (It != Stored.end())
+        Work.append(It->second.begin(), It->second.end());
+      continue;
+    }
+    for (Value *Op : I->operands())
+      Work.push_back(Op);
+  }
+  return false;
+}
+} // namespace
+
+bool insertProgressYields(Function &Body) {
+  LLVMContext &C = Body.getContext();
+  // What is stored into each private variable.
+  DenseMap<Value *, SmallVector<Value *, 4>> Stored;
+  bool Shared = false;
+  for (Instruction &I : instructions(Body)) {
+    if (auto *St = dyn_cast<StoreInst>(&I)) {
+      if (auto *A = dyn_cast<AllocaInst>(
+              getUnderlyingObject(St->getPointerOperand())))
+        Stored[A].push_back(St->getValueOperand());
+    }
+    Shared |= isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I);
+    if (auto *L = dyn_cast<LoadInst>(&I))
+      Shared |= L->isAtomic() || L->isVolatile();
+  }
+  if (!Shared)
+    return false; // nothing another work-item could change
+  DominatorTree DT(Body);
+  LoopInfo LI(DT);
+  SmallVector<std::pair<BasicBlock *, BasicBlock *>, 4> BackEdges;
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    SmallVector<BasicBlock *, 4> Exiting;
+    L->getExitingBlocks(Exiting);
+    bool Waits = false;
+    for (BasicBlock *BB : Exiting) {
+      Instruction *T = BB->getTerminator();
+      if (auto *Br = dyn_cast<BranchInst>(T); Br && Br->isConditional())
+        Waits |= dependsOnSharedState(Br->getCondition(), Stored);
+      else if (auto *Sw = dyn_cast<SwitchInst>(T))
+        Waits |= dependsOnSharedState(Sw->getCondition(), Stored);
+    }
+    if (!Waits)
+      continue;
+    SmallVector<BasicBlock *, 4> Latches;
+    L->getLoopLatches(Latches);
+    for (BasicBlock *Latch : Latches)
+      BackEdges.push_back({Latch, L->getHeader()});
+  }
+  if (BackEdges.empty())
+    return false;
+  Value *Ctx = Body.getArg(Body.arg_size() - 4);
+  PointerType *Ptr = PointerType::getUnqual(C);
+  auto *YieldTy = FunctionType::get(Type::getVoidTy(C), {Ptr}, false);
+  for (auto [Latch, Header] : BackEdges) {
+    // Only when the loop goes round again: a loop that exits at once (a
+    // compare-and-swap that succeeds) costs nothing.
+    BasicBlock *Edge = SplitEdge(Latch, Header);
+    IRBuilder<> B(Edge->getTerminator());
+    CallInst *Y = B.CreateCall(YieldTy, ctxWord(B, Ctx, WYield, Ptr), {Ctx});
+    Y->addFnAttr(Attribute::NoUnwind);
+  }
+  return true;
 }
 
 void emitWorkItemFunction(Module &M, Function &Kernel, Function &Body,

@@ -1,5 +1,4 @@
-//===- compiler/Compiler.cpp - build options
-//--------------------------------===//
+//===- compiler/Compiler.cpp - build options ------------------------------===//
 //
 // Parsing of the clBuildProgram option string (OpenCL 3.0 API spec, 5.8.6
 // "Compiler Options"). No LLVM headers here.
@@ -52,9 +51,8 @@ bool parseOptions(const std::string &Text, Options &Out, std::string &Error) {
       "-Werror",
   };
   // Accepted, with no effect: -cl-strict-aliasing is deprecated (Clang's
-  // type-based alias analysis is always on at -O2); clcpu has no sub-groups.
-  static const std::set<std::string> Ignored = {"-cl-strict-aliasing",
-                                                "-cl-no-subgroup-ifp"};
+  // type-based alias analysis is always on at -O2).
+  static const std::set<std::string> Ignored = {"-cl-strict-aliasing"};
   static const std::set<std::string> Standards = {"CL1.0", "CL1.1", "CL1.2",
                                                   "CL2.0", "CL3.0"};
   Out = Options();
@@ -82,6 +80,10 @@ bool parseOptions(const std::string &Text, Options &Out, std::string &Error) {
       Out.ClangArgs.push_back(T);
     } else if (T == "-cl-opt-disable") {
       Out.OptDisable = true;
+    } else if (T == "-cl-no-subgroup-ifp") {
+      // "kernels in this program do not require sub-groups to make
+      // independent forward progress": no yields in waiting loops.
+      Out.NoSubgroupIfp = true;
     } else if (T == "-cl-denorms-are-zero") {
       // What Clang's driver turns it into: single-precision denormals may be
       // flushed to zero (the code generator may then use DAZ/FTZ forms).

@@ -65,6 +65,8 @@ struct Options {
   std::string ClStd = "CL1.2";
   bool KernelArgInfo = false;
   bool OptDisable = false;
+  /// -cl-no-subgroup-ifp (compiler/Barriers.cpp insertProgressYields).
+  bool NoSubgroupIfp = false;
 };
 
 /// Per-call settings the runtime takes from its configuration

@@ -33,6 +33,8 @@ const std::vector<std::string> &openclCFeatures() {
       "__opencl_c_atomic_scope_all_devices",
       // Barriers and collectives run on fibers (compiler/Barriers.cpp).
       "__opencl_c_work_group_collective_functions",
+      // Sub-groups of SIMD width on the same fibers (cl_khr_subgroups).
+      "__opencl_c_subgroups",
       // Double math, conversions, relational/geometric functions:
       // builtins/*.cl, tested in tests/e2e/BuiltinTests.cpp.
       "__opencl_c_fp64",
@@ -107,8 +109,20 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &Ctx,
                "-fdeclare-opencl-builtins", "-O2", "-disable-llvm-passes",
                "-resource-dir", CLCPU_CLANG_RESOURCE_DIR, "-internal-isystem",
                std::string(CLCPU_CLANG_RESOURCE_DIR) + "/include"});
+  // OpenCL C 6.12 (preprocessor macros): "__OPENCL_VERSION__ substitutes an
+  // integer reflecting the version number of the OpenCL supported by the
+  // OpenCL device": CL_DEVICE_VERSION is "OpenCL 3.0 ...". Clang leaves it
+  // to the implementation.
+  Args.push_back("-D__OPENCL_VERSION__=300");
   if (Opts.ClStd == "CL3.0")
     addFeatureArgs(Args);
+  // Sub-group extensions of the device (compiler/Barriers.cpp) whose
+  // builtins Clang declares only once their macro is defined
+  // (opencl-c-base.h defines them for SPIR targets only).
+  for (const char *E :
+       {"cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
+        "cl_khr_subgroup_extended_types"})
+    Args.push_back(std::string("-D") + E + "=1");
   Args.insert(Args.end(), Opts.ClangArgs.begin(), Opts.ClangArgs.end());
   Args.push_back(InputName);
 

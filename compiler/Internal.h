@@ -6,14 +6,18 @@
 
 #include "compiler/Compiler.h"
 
+#include <llvm/IR/PassManager.h>
+
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace llvm {
+class BranchInst;
 class Function;
 class LLVMContext;
 class Module;
+class PassBuilder;
 class TargetMachine;
 } // namespace llvm
 
@@ -38,6 +42,11 @@ bool lowerKernels(llvm::Module &M, llvm::TargetMachine &TM, const Options &Opts,
 /// bitcode) into \p M. False (with the reason in \p Log) on failure.
 bool linkBuiltins(llvm::Module &M, std::string &Log);
 
+/// LinkBuiltins.cpp: the path of the loaded SLEEF library (libsleef, which
+/// the driver links against), made searchable by llvm::sys::DynamicLibrary;
+/// empty if it cannot be found. The JIT resolves Sleef_* symbols there.
+const std::string &sleefLibrary();
+
 /// Barriers.cpp: replaces barrier()/work_group_barrier() and the
 /// work_group_* collectives in \p Body (a kernel body whose last parameters
 /// are ctx, lx, ly, lz) by calls through WorkGroupContext::Barrier and
@@ -45,6 +54,40 @@ bool linkBuiltins(llvm::Module &M, std::string &Log);
 /// per work-item (emitWorkItemFunction). Collectives of a type clcpu does
 /// not handle (half) stay calls, reported later as unsupported builtins.
 bool lowerWorkGroupSync(llvm::Function &Body);
+
+/// Barriers.cpp: independent forward progress of sub-groups. Puts a call
+/// through WorkGroupContext::Yield on the back edge of every loop of \p Body
+/// whose exit depends on an atomic or volatile load (a work-item waiting for
+/// another one). True if there was any: the kernel must then run one fiber
+/// per work-item.
+bool insertProgressYields(llvm::Function &Body);
+
+/// WorkItemLoopVectorize.cpp: turns on the loop vectorizer's outer-loop
+/// (VPlan-native) path for this process; idempotent and thread-safe.
+void enableOuterLoopVectorization();
+
+/// WorkItemLoopVectorize.cpp: the vectorizer's remarks and missed-hint
+/// warnings in \p C are dropped instead of printed to stderr.
+void quietVectorizerDiagnostics(llvm::LLVMContext &C);
+
+/// WorkItemLoopVectorize.cpp: marks the work-item x-loop whose latch is
+/// \p Latch; if \p Body (the kernel body it calls) has loops, also asks the
+/// vectorizer to widen it by \p Lanes work-items.
+void markWorkItemLoop(llvm::BranchInst &Latch, const llvm::Function &Body,
+                      unsigned Lanes);
+
+/// WorkItemLoopVectorize.cpp: the passes that run right before the
+/// vectorizer: scalarizing OpenCL vector operations in work-item loops and
+/// withdrawing the outer-loop hint where the native path cannot widen.
+void registerWorkItemLoopPasses(llvm::PassBuilder &PB);
+
+/// UniformVectorPhis.cpp: after vectorization, vector PHIs whose lanes are
+/// always equal become scalar PHIs and a broadcast.
+void addUniformVectorPhiPass(llvm::FunctionPassManager &FPM);
+
+/// ConsecutiveGathers.cpp: gathers/scatters whose lanes are adjacent
+/// elements become vector loads/stores.
+void addConsecutiveGatherPass(llvm::FunctionPassManager &FPM);
 
 /// Barriers.cpp: `wg_<Name>` running the one work-item at Ctx->LocalId.
 void emitWorkItemFunction(llvm::Module &M, llvm::Function &Kernel,

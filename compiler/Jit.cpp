@@ -55,6 +55,8 @@ void initTargets() {
     InitializeNativeTargetAsmParser();
     // The process's own symbols (libc, libm) resolve library calls.
     sys::DynamicLibrary::LoadLibraryPermanently(nullptr);
+    // SLEEF's math functions, which builtins/math.cl calls.
+    sleefLibrary();
   });
 }
 
@@ -207,6 +209,17 @@ cl_int jitObject(CompiledProgram &P, orc::JITTargetMachineBuilder &JTMB,
     return FailCode;
   }
   (*J)->getMainJITDylib().addGenerator(std::move(*Gen));
+  // Sleef_* (the driver's own libsleef, loaded with the driver, possibly
+  // outside the process's global symbol scope).
+  if (const std::string &Sleef = sleefLibrary(); !Sleef.empty()) {
+    auto SleefGen = orc::DynamicLibrarySearchGenerator::Load(
+        Sleef.c_str(), DL->getGlobalPrefix());
+    if (!SleefGen) {
+      Log += "internal error: " + toString(SleefGen.takeError()) + "\n";
+      return FailCode;
+    }
+    (*J)->getMainJITDylib().addGenerator(std::move(*SleefGen));
+  }
   if (Error E = (*J)->addObjectFile(
           MemoryBuffer::getMemBufferCopy(P.ObjectCode, "program.o"))) {
     Log += "internal error: " + toString(std::move(E)) + "\n";

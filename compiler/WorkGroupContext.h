@@ -6,7 +6,8 @@
 // fixed: compiler/WorkGroupFunction.cpp reads these fields by index
 // (size_t words 0..14, the 32-bit work_dim at word 15, LocalMem at word 16,
 // EnqueuedLocalSize at 17..19, LocalId at 20..22, Barrier at 23, Collective
-// at 24, Group at 25).
+// at 24, Group at 25, SubGroupSize at 26, SubGroupBarrier at 27, Yield at
+// 28).
 
 #include <cstddef>
 #include <cstdint>
@@ -41,6 +42,19 @@ struct WorkGroupContext {
                          uint64_t Value, uint64_t X, uint64_t Y, uint64_t Z);
   /// The scheduler's state for this work-group (opaque to the kernel).
   void *Group;
+  /// The device's sub-group size (cl_khr_subgroups): the 32-bit SIMD width
+  /// of the host CPU. Sub-group i of a work-group holds the work-items of
+  /// linear local ids [i * SubGroupSize, (i + 1) * SubGroupSize); the last
+  /// one may be partial. Set on both paths.
+  size_t SubGroupSize;
+  /// Work-item path: sub_group_barrier() calls this; it returns once every
+  /// work-item of the caller's sub-group reached a sub-group barrier (the
+  /// other sub-groups are not waited for).
+  void (*SubGroupBarrier)(const WorkGroupContext *Ctx);
+  /// Work-item path: called on the back edge of a loop that waits for
+  /// another work-item (its exit depends on an atomic): lets the other
+  /// work-items of the group run (independent forward progress).
+  void (*Yield)(const WorkGroupContext *Ctx);
 };
 
 /// work_group_* functions (OpenCL C 2.0, 6.13.15), as CollectiveOp kinds.
@@ -57,7 +71,17 @@ enum CollectiveKind : uint32_t {
   CollScanExclusiveAdd,
   CollScanExclusiveMin,
   CollScanExclusiveMax,
+  // cl_khr_subgroup_shuffle and cl_khr_subgroup_shuffle_relative (sub-group
+  // scope only): X is each work-item's own index, mask or delta.
+  CollShuffle,
+  CollShuffleXor,
+  CollShuffleUp,
+  CollShuffleDown,
 };
+/// Added to an Op: the collective is the sub_group_* one, over the
+/// work-items of the caller's sub-group only (broadcast's X is a sub-group
+/// local id).
+constexpr uint32_t CollSubGroup = 0x100;
 enum CollectiveType : uint32_t {
   CollInt,
   CollUInt,
@@ -65,6 +89,10 @@ enum CollectiveType : uint32_t {
   CollULong,
   CollFloat,
   CollDouble,
+  CollChar,
+  CollUChar,
+  CollShort,
+  CollUShort,
 };
 
 static_assert(sizeof(size_t) == 8, "clcpu targets 64-bit hosts");
@@ -76,6 +104,10 @@ static_assert(offsetof(WorkGroupContext, LocalId) == 20 * sizeof(size_t));
 static_assert(offsetof(WorkGroupContext, Barrier) == 23 * sizeof(size_t));
 static_assert(offsetof(WorkGroupContext, Collective) == 24 * sizeof(size_t));
 static_assert(offsetof(WorkGroupContext, Group) == 25 * sizeof(size_t));
+static_assert(offsetof(WorkGroupContext, SubGroupSize) == 26 * sizeof(size_t));
+static_assert(offsetof(WorkGroupContext, SubGroupBarrier) ==
+              27 * sizeof(size_t));
+static_assert(offsetof(WorkGroupContext, Yield) == 28 * sizeof(size_t));
 
 /// For kernels with barriers (KernelInfo::PerWorkItem) the same signature
 /// runs one work-item: the one at Ctx->LocalId.

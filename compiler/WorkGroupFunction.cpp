@@ -51,6 +51,7 @@ enum : unsigned {
   WWorkDim = 15,
   WLocalMem = 16,
   WEnqueuedLocalSize = 17,
+  WSubGroupSize = 26,
 };
 
 /// The unmangled name of an Itanium-mangled free function (`_Z13get_global_idj`
@@ -120,6 +121,47 @@ void lowerMathBuiltins(Module &M) {
       break;
     }
   }
+}
+
+/// get_sub_group_size() and the other sub-group queries (cl_khr_subgroups):
+/// sub-group i holds linear local ids [i * S, (i + 1) * S), S the device's
+/// sub-group size (WorkGroupContext::SubGroupSize); the last one may be
+/// partial. Null for other names.
+Value *subGroupQuery(IRBuilder<> &B, StringRef Name,
+                     function_ref<Value *(unsigned)> Word, Value *Lid[3]) {
+  auto Linear = [&] {
+    return B.CreateAdd(
+        B.CreateMul(
+            B.CreateAdd(B.CreateMul(Lid[2], Word(WLocalSize + 1)), Lid[1]),
+            Word(WLocalSize)),
+        Lid[0]);
+  };
+  auto Total = [&](unsigned W) {
+    return B.CreateMul(B.CreateMul(Word(W), Word(W + 1)), Word(W + 2));
+  };
+  auto CeilDiv = [&](Value *A, Value *D) {
+    return B.CreateUDiv(B.CreateAdd(A, B.CreateSub(D, B.getInt64(1))), D);
+  };
+  auto Min = [&](Value *A, Value *C) {
+    return B.CreateSelect(B.CreateICmpULT(A, C), A, C);
+  };
+  if (Name == "get_sub_group_local_id")
+    return B.CreateURem(Linear(), Word(WSubGroupSize));
+  if (Name == "get_sub_group_id")
+    return B.CreateUDiv(Linear(), Word(WSubGroupSize));
+  if (Name == "get_num_sub_groups")
+    return CeilDiv(Total(WLocalSize), Word(WSubGroupSize));
+  if (Name == "get_enqueued_num_sub_groups")
+    return CeilDiv(Total(WEnqueuedLocalSize), Word(WSubGroupSize));
+  if (Name == "get_max_sub_group_size")
+    // Invariant for the dispatch: the sub-groups of a full-size group.
+    return Min(Total(WEnqueuedLocalSize), Word(WSubGroupSize));
+  if (Name == "get_sub_group_size") {
+    Value *S = Word(WSubGroupSize);
+    Value *First = B.CreateMul(B.CreateUDiv(Linear(), S), S);
+    return Min(B.CreateSub(Total(WLocalSize), First), S);
+  }
+  return nullptr;
 }
 
 /// Replaces the work-item function calls in \p Body, whose last four
@@ -198,6 +240,8 @@ void replaceWorkItemCalls(Function &Body) {
               B.CreateAdd(B.CreateMul(G[2], Word(WGlobalSize + 1)), G[1]),
               Word(WGlobalSize)),
           G[0]);
+    } else if (Name.contains("sub_group")) {
+      R = subGroupQuery(B, Name, Word, Lid);
     }
     if (!R)
       continue;
@@ -255,6 +299,35 @@ bool readKernelInfo(Function &F, const DataLayout &DL, KernelInfo &K,
     Attrs += "work_group_size_hint(" + std::to_string(mdInt(H, 0)) + "," +
              std::to_string(mdInt(H, 1)) + "," + std::to_string(mdInt(H, 2)) +
              ")";
+  }
+  if (MDNode *V = F.getMetadata("vec_type_hint")) {
+    // !{<type> undef, i32 signed}: the OpenCL C spelling, e.g. "uint4".
+    Type *T = cast<ConstantAsMetadata>(V->getOperand(0))->getType();
+    bool Signed = mdInt(V, 1) != 0;
+    unsigned Lanes = 1;
+    if (auto *VT = dyn_cast<FixedVectorType>(T)) {
+      Lanes = VT->getNumElements();
+      T = VT->getElementType();
+    }
+    std::string Name;
+    if (T->isHalfTy())
+      Name = "half";
+    else if (T->isFloatTy())
+      Name = "float";
+    else if (T->isDoubleTy())
+      Name = "double";
+    else if (T->isIntegerTy())
+      Name = std::string(Signed ? "" : "u") +
+             (T->isIntegerTy(8)    ? "char"
+              : T->isIntegerTy(16) ? "short"
+              : T->isIntegerTy(32) ? "int"
+                                   : "long");
+    if (!Name.empty()) {
+      if (!Attrs.empty())
+        Attrs += " ";
+      Attrs += "vec_type_hint(" + Name +
+               (Lanes > 1 ? std::to_string(Lanes) : std::string()) + ")";
+    }
   }
   K.Attributes = Attrs;
   // OpenCL C 1.x and -cl-uniform-work-group-size: "true"; 2.0+: "false".
@@ -336,7 +409,14 @@ void emitWorkGroupFunction(Module &M, Function &Kernel, Function &Body,
   B.CreateCall(&Body, Full);
   Value *XN = B.CreateAdd(X, B.getInt64(1), "lx.next", true, true);
   X->addIncoming(XN, XBody);
-  B.CreateCondBr(B.CreateICmpULT(XN, Size[0]), XBody, YLatch);
+  BranchInst *XLatch = B.CreateCondBr(B.CreateICmpULT(XN, Size[0]), XBody, YLatch);
+  // One vector register of 32-bit lanes.
+  StringRef Features =
+      Kernel.getFnAttribute("target-features").getValueAsString();
+  unsigned Lanes = Features.contains("+avx512f") ? 16
+                   : Features.contains("+avx")   ? 8
+                                                 : 4;
+  markWorkItemLoop(*XLatch, Body, Lanes);
 
   B.SetInsertPoint(YLatch);
   Value *YN = B.CreateAdd(Y, B.getInt64(1), "ly.next", true, true);
@@ -360,6 +440,30 @@ bool isKernelLocalVariable(const GlobalVariable &G, StringRef Kernel) {
          G.getName().starts_with((Kernel + ".").str());
 }
 
+/// A __local variable of any kernel of \p Kernels (a kernel that calls
+/// another kernel uses the callee's __local variables as its own).
+bool isAnyKernelLocalVariable(const GlobalVariable &G,
+                              ArrayRef<Function *> Kernels) {
+  for (const Function *K : Kernels)
+    if (isKernelLocalVariable(G, K->getName()))
+      return true;
+  return false;
+}
+
+/// Whether \p V is used by an instruction of \p F, directly or through
+/// constant expressions.
+bool usedIn(const Value &V, const Function &F) {
+  for (const User *U : V.users()) {
+    if (const auto *I = dyn_cast<Instruction>(U)) {
+      if (I->getFunction() == &F)
+        return true;
+    } else if (isa<ConstantExpr>(U) && usedIn(*U, F)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 void runPipeline(Module &M, TargetMachine &TM, bool Full) {
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
@@ -369,6 +473,10 @@ void runPipeline(Module &M, TargetMachine &TM, bool Full) {
   PTO.LoopVectorization = Full;
   PTO.SLPVectorization = Full;
   PassBuilder PB(&TM, PTO);
+  if (Full) {
+    enableOuterLoopVectorization();
+    registerWorkItemLoopPasses(PB);
+  }
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
@@ -393,6 +501,32 @@ bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,
   if (!linkBuiltins(M, Log))
     return false;
   const DataLayout &DL = M.getDataLayout();
+
+  // A kernel may call another kernel (OpenCL C 6.9: "a kernel function is a
+  // function ... that can also be called by other kernel functions"): the
+  // call goes to an ordinary copy of the callee, which inlines like any
+  // helper, so its work-item functions are the caller's work-item's.
+  SmallVector<Function *, 8> Kernels0;
+  for (Function &F : M)
+    if (isKernel(F))
+      Kernels0.push_back(&F);
+  for (Function *F : Kernels0) {
+    SmallVector<CallInst *, 4> Calls;
+    for (User *U : F->users())
+      if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getCalledFunction() == F)
+        Calls.push_back(CI);
+    if (Calls.empty())
+      continue;
+    ValueToValueMapTy VMap;
+    Function *Callee = CloneFunction(F, VMap);
+    Callee->setName(F->getName() + ".as_function");
+    Callee->setCallingConv(CallingConv::C);
+    Callee->clearMetadata();
+    for (CallInst *CI : Calls) {
+      CI->setCalledFunction(Callee);
+      CI->setCallingConv(CallingConv::C);
+    }
+  }
 
   // A program is a closed world: every helper inlines into the kernels and
   // disappears; the kernels are replaced by their work-group functions.
@@ -422,7 +556,8 @@ bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,
     // __local variables: offsets into the work-group's local block.
     SmallVector<std::pair<GlobalVariable *, uint64_t>, 4> Locals;
     for (GlobalVariable &G : M.globals())
-      if (isKernelLocalVariable(G, K.Name)) {
+      if (isKernelLocalVariable(G, K.Name) ||
+          (isAnyKernelLocalVariable(G, KernelFns) && usedIn(G, *F))) {
         uint64_t Align =
             std::max<uint64_t>(G.getAlign().valueOrOne().value(),
                                DL.getPrefTypeAlign(G.getValueType()).value());
@@ -471,6 +606,8 @@ bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,
     }
     K.PerWorkItem = lowerWorkGroupSync(*Body);
     replaceWorkItemCalls(*Body);
+    if (!Opts.NoSubgroupIfp && insertProgressYields(*Body))
+      K.PerWorkItem = true;
     if (K.PerWorkItem)
       emitWorkItemFunction(M, *F, *Body, K.Name);
     else
@@ -499,6 +636,7 @@ bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,
     return false;
   }
   // -cl-opt-disable: only the inliner the work-group functions need.
+  quietVectorizerDiagnostics(M.getContext());
   runPipeline(M, TM, /*Full=*/!Opts.OptDisable);
 
   // Every OpenCL builtin left as a declaration has no implementation yet.

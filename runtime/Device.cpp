@@ -31,6 +31,16 @@ const std::vector<NamedVersion> DeviceExtensions = {
     // Double precision: the builtins library's double functions (ULP-checked
     // in tests/e2e/BuiltinTests.cpp); __opencl_c_fp64 in the feature list.
     {"cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0)},
+    // Sub-groups of SIMD width (compiler/Barriers.cpp, scheduler/Fiber.cpp,
+    // tests/e2e/SubGroupTests.cpp); requires independent forward progress
+    // (CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS below).
+    {"cl_khr_subgroups", CL_MAKE_VERSION(1, 0, 0)},
+    // Uniform sub-group functions on the same collectives (the frontend
+    // defines their macros; tests/e2e/SubGroupTests.cpp): shuffles, and
+    // char/short reductions and scans plus vector broadcasts.
+    {"cl_khr_subgroup_shuffle", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_subgroup_shuffle_relative", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_subgroup_extended_types", CL_MAKE_VERSION(1, 0, 0)},
 };
 
 /// OpenCL C 3.0 optional features: compiler::openclCFeatures(), the one list
@@ -362,8 +372,12 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   // The minimum the spec requires of a device with double precision, which
   // the x86-64 FPU and the builtins library meet.
   case CL_DEVICE_DOUBLE_FP_CONFIG:
-    return Out.value<cl_device_fp_config>(CL_FP_FMA | CL_FP_ROUND_TO_NEAREST |
-                                          CL_FP_INF_NAN | CL_FP_DENORM);
+    // The required minimum (FMA, round to nearest, INF/NaN, denormals) plus
+    // the directed rounding modes the hardware has, as OpenCL 1.0 required
+    // them (the CTS test_api/min_max_double_fp_config still checks them).
+    return Out.value<cl_device_fp_config>(
+        CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
+        CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM);
   case CL_DEVICE_HALF_FP_CONFIG:
     return Out.value<cl_device_fp_config>(0);
   case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
@@ -492,14 +506,26 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
     return Out.value<cl_bool>(CL_TRUE);
   case CL_DEVICE_PIPE_SUPPORT:
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
-  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
     return Out.value<cl_bool>(CL_FALSE);
+  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+    // "Is CL_TRUE if this device supports independent forward progress of
+    // sub-groups": a sub-group that waits for another one (a loop whose exit
+    // depends on an atomic or volatile load) must not keep it from running.
+    // The work-items of a group are fibers on one thread, switched
+    // cooperatively; the compiler puts a yield on the back edge of every such
+    // loop (compiler/Barriers.cpp, unless -cl-no-subgroup-ifp), and the
+    // scheduler runs every other runnable work-item before resuming the
+    // yielder, so the sub-group waited for makes progress.
+    return Out.value<cl_bool>(CL_TRUE);
   case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
     return Out.value<cl_uint>(0); // 0: natural alignment
   case CL_DEVICE_MAX_NUM_SUB_GROUPS:
-    return Out.value<cl_uint>(0);
+    // Sub-groups of subGroupSize() consecutive work-items: a largest group
+    // has this many (the last one partial).
+    return Out.value<cl_uint>(static_cast<cl_uint>(
+        (MaxWorkGroupSize + subGroupSize() - 1) / subGroupSize()));
   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
     // builtins/c11atomic.cl: every atomic is sequentially consistent and
     // device-wide; matches the __opencl_c_atomic_* features

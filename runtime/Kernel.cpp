@@ -3,10 +3,12 @@
 #include "runtime/Context.h"
 #include "runtime/Device.h"
 #include "runtime/Program.h"
+#include "runtime/Topology.h"
 #include "scheduler/Executor.h"
 #include "scheduler/Fiber.h"
 #include "scheduler/NDRange.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -227,10 +229,18 @@ size_t Kernel::maxWorkGroupSize(const Device *D) const {
   return Max ? Max : 1;
 }
 
-void Kernel::chooseLocalSize(NDRange &R, size_t MaxTotal) {
+void Kernel::chooseLocalSize(NDRange &R, size_t MaxTotal, unsigned Threads,
+                             bool PerWorkItem) {
   // Dimension 0 is the vectorized loop: the largest divisor of the global
-  // size up to 256 (and MaxTotal), a multiple of 16 if there is one.
-  size_t Limit = std::min<size_t>(MaxTotal, 256);
+  // size up to a limit (and MaxTotal), a multiple of 16 if there is one.
+  // Fibers (PerWorkItem) cost a stack each: 256. The work-item loop costs
+  // nothing per item but something per group: groups as large as leave
+  // every thread 16 of them to balance, up to 4096 items.
+  size_t Limit = 256;
+  if (!PerWorkItem)
+    Limit = std::clamp<size_t>(R.Global[0] / (16 * std::max(Threads, 1u)),
+                               256, 4096);
+  Limit = std::min(Limit, MaxTotal);
   size_t Best = 1, Best16 = 0;
   for (size_t L = 1; L <= Limit && L <= R.Global[0]; ++L)
     if (R.Global[0] % L == 0) {
@@ -253,6 +263,7 @@ cl_int Kernel::enqueue(CommandQueue *Q, cl_command_type Type, const NDRange &R,
   J.Fn = Info.Fn;
   J.PerWorkItem = Info.PerWorkItem;
   J.FiberStack = fiberStackSize(Info.PrivateMemSize);
+  J.SubGroupSize = subGroupSize();
   J.Dims = R.Dims;
   for (unsigned D = 0; D < 3; ++D) {
     J.Offset[D] = R.Offset[D];
@@ -375,6 +386,86 @@ cl_int Kernel::getWorkGroupInfo(const Device *D,
     return fail(CL_INVALID_VALUE,
                 "CL_KERNEL_GLOBAL_WORK_SIZE is only for built-in kernels",
                 context());
+  default:
+    return unknownParam(Param, context());
+  }
+}
+
+cl_int Kernel::getSubGroupInfo(const Device *D, cl_kernel_sub_group_info Param,
+                               size_t InputSize, const void *Input,
+                               size_t ParamValueSize, void *ParamValue,
+                               size_t *ParamValueSizeRet) const {
+  // Sub-group i of a work-group holds linear local ids [i * S, (i + 1) * S)
+  // (compiler/WorkGroupContext.h); the same for every kernel.
+  const size_t S = subGroupSize();
+  InfoOut Out(ParamValueSize, ParamValue, ParamValueSizeRet);
+  switch (Param) {
+  case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+  case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
+    // CL_INVALID_VALUE if param_name is
+    // CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+    // CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE or
+    // CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT and the size in bytes specified
+    // by input_value_size is not valid or if input_value is NULL.
+    // ("The input_value must be an array of size_t values corresponding to
+    // the local work size parameter of the intended dispatch. The number of
+    // dimensions in the ND-range will be inferred from the value specified
+    // for input_value_size.")
+    if (!Input)
+      return fail(CL_INVALID_VALUE, "input_value is NULL", context());
+    if (InputSize == 0 || InputSize % sizeof(size_t) != 0 ||
+        InputSize / sizeof(size_t) > 3)
+      return fail(CL_INVALID_VALUE,
+                  "input_value_size " + std::to_string(InputSize) +
+                      " is not 1, 2 or 3 size_t values",
+                  context());
+    size_t Local[3] = {1, 1, 1};
+    std::memcpy(Local, Input, InputSize);
+    size_t Total = Local[0] * Local[1] * Local[2];
+    // A local size of 0 has no sub-group.
+    if (Param == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE)
+      return Out.value<size_t>(std::min(Total, S));
+    return Out.value<size_t>((Total + S - 1) / S);
+  }
+  case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+    // CL_INVALID_VALUE if param_name is ...
+    // CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT and the size in bytes specified
+    // by input_value_size is not valid or if input_value is NULL. (The input is
+    // one size_t: the sub-group count.)
+    if (!Input)
+      return fail(CL_INVALID_VALUE, "input_value is NULL", context());
+    if (InputSize != sizeof(size_t))
+      return fail(CL_INVALID_VALUE,
+                  "input_value_size " + std::to_string(InputSize) +
+                      " is not sizeof(size_t)",
+                  context());
+    size_t Count;
+    std::memcpy(&Count, Input, sizeof Count);
+    // "Other dimensions inferred from the value specified for
+    // param_value_size will be filled with the value 1."
+    size_t Dims = std::clamp<size_t>(ParamValueSize / sizeof(size_t), 1, 3);
+    std::vector<size_t> R(Dims, 1);
+    // "Any returned work-group will have one dimension. ... The returned
+    // value will produce an exact number of sub-groups ... If no work-group
+    // size can accommodate the requested number of sub-groups, 0 will be
+    // returned in each element of the return array."
+    size_t MaxItems[3] = {0, 0, 0};
+    D->getInfo(CL_DEVICE_MAX_WORK_ITEM_SIZES,
+               InfoOut(sizeof MaxItems, MaxItems, nullptr));
+    size_t Max = std::min(MaxItems[0], maxWorkGroupSize(D));
+    if (Count == 0 || Count > Max / S)
+      std::fill(R.begin(), R.end(), 0);
+    else
+      R[0] = Count * S;
+    return Out.array(R);
+  }
+  case CL_KERNEL_MAX_NUM_SUB_GROUPS:
+    // "the maximal number of sub-groups that can make up each work-group"
+    return Out.value<size_t>((maxWorkGroupSize(D) + S - 1) / S);
+  case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
+    // "If the sub-group count is not specified then 0 is returned": OpenCL C
+    // has no attribute for it (SPIR-V's SubgroupsPerWorkgroup).
+    return Out.value<size_t>(0);
   default:
     return unknownParam(Param, context());
   }

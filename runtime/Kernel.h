@@ -56,7 +56,8 @@ public:
   size_t maxWorkGroupSize(const Device *D) const;
   /// Picks a local size for a NULL local_work_size: divides the global size,
   /// prefers multiples of 16 in dimension 0, stays within \p MaxTotal.
-  static void chooseLocalSize(NDRange &R, size_t MaxTotal);
+  static void chooseLocalSize(NDRange &R, size_t MaxTotal, unsigned Threads,
+                              bool PerWorkItem);
 
   /// Schedules every work-group of \p R on \p Q with the current argument
   /// values.
@@ -67,6 +68,11 @@ public:
   cl_int getWorkGroupInfo(const Device *D, cl_kernel_work_group_info Param,
                           InfoOut Out) const;
   cl_int getArgInfo(cl_uint Index, cl_kernel_arg_info Param, InfoOut Out) const;
+  /// clGetKernelSubGroupInfo after the kernel and device checks (5.9.4).
+  cl_int getSubGroupInfo(const Device *D, cl_kernel_sub_group_info Param,
+                         size_t InputSize, const void *Input,
+                         size_t ParamValueSize, void *ParamValue,
+                         size_t *ParamValueSizeRet) const;
 
 private:
   struct ArgValue {

@@ -39,12 +39,14 @@ BackgroundBuilds Background;
 } // namespace
 
 Program::Program(Context *C, std::string Src, Origin O)
-    : Ctx(C), Source(std::move(Src)), Orig(O) {
+    : Ctx(C), Devices(C->devices()), Source(std::move(Src)), Orig(O) {
   Ctx->retainInternal();
 }
 
-Program::Program(Context *C, compiler::BinaryContents Binary)
-    : Ctx(C), Orig(Origin::Binary), Input(std::move(Binary)) {
+Program::Program(Context *C, compiler::BinaryContents Binary,
+                 std::vector<Device *> Devs)
+    : Ctx(C), Devices(std::move(Devs)), Orig(Origin::Binary),
+      Input(std::move(Binary)) {
   Ctx->retainInternal();
   if (Input.Type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
     // A compiled object or library: an input to clLinkProgram as it is.
@@ -55,7 +57,9 @@ Program::Program(Context *C, compiler::BinaryContents Binary)
 
 Program::~Program() { Ctx->releaseInternal(); }
 
-bool Program::hasDevice(const Device *D) const { return Ctx->hasDevice(D); }
+bool Program::hasDevice(const Device *D) const {
+  return std::find(Devices.begin(), Devices.end(), D) != Devices.end();
+}
 
 compiler::BuildSettings Program::buildSettings() {
   const Config &C = config();
@@ -220,7 +224,7 @@ cl_int Program::compile(const char *Opts,
       User);
 }
 
-cl_int Program::link(Context *C, const char *Opts,
+cl_int Program::link(Context *C, std::vector<Device *> Devs, const char *Opts,
                      const std::vector<Program *> &Inputs, Program *&Out,
                      ProgramNotifyFn Notify, void *User) {
   std::vector<std::string> Objects;
@@ -251,6 +255,8 @@ cl_int Program::link(Context *C, const char *Opts,
   if (!compiler::parseLinkOptions(OptText, IsLibrary, OptErr))
     return fail(CL_INVALID_LINKER_OPTIONS, OptErr, C);
   auto *P = new Program(C, "", Origin::Linked);
+  if (!Devs.empty())
+    P->Devices = std::move(Devs);
   P->Options = OptText;
   P->Building = true;
   P->Status = CL_BUILD_IN_PROGRESS;
@@ -309,7 +315,7 @@ std::string Program::binary() const {
 }
 
 cl_int Program::getInfo(cl_program_info Param, InfoOut Out) const {
-  const std::vector<Device *> &Devs = Ctx->devices();
+  const std::vector<Device *> &Devs = Devices;
   switch (Param) {
   case CL_PROGRAM_REFERENCE_COUNT:
     return Out.value<cl_uint>(referenceCount());

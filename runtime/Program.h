@@ -34,14 +34,17 @@ public:
   /// Created by clCreateProgramWithSource (\p O Source) or clLinkProgram
   /// (\p O Linked).
   Program(Context *Ctx, std::string Source, Origin O = Origin::Source);
-  /// Created by clCreateProgramWithBinary from a checked binary.
-  Program(Context *Ctx, compiler::BinaryContents Binary);
+  /// Created by clCreateProgramWithBinary from a checked binary, for the
+  /// devices of its device_list.
+  Program(Context *Ctx, compiler::BinaryContents Binary,
+          std::vector<Device *> Devices);
   ~Program() override;
 
   Context *context() const { return Ctx; }
   /// The source (immutable; empty for linked and binary programs).
   const std::string &source() const { return Source; }
   bool hasDevice(const Device *D) const;
+  const std::vector<Device *> &devices() const { return Devices; }
 
   /// clBuildProgram after the argument checks. Without \p Notify it is
   /// synchronous and returns CL_SUCCESS, CL_INVALID_OPERATION (build running
@@ -58,8 +61,10 @@ public:
                  ProgramNotifyFn Notify = nullptr, void *User = nullptr);
   /// clLinkProgram after the argument checks: a new program in \p Out (also
   /// on CL_LINK_PROGRAM_FAILURE, so its log can be read). With \p Notify the
-  /// link runs in the background and \p Out is returned at once.
-  static cl_int link(Context *Ctx, const char *Options,
+  /// link runs in the background and \p Out is returned at once. \p Devices
+  /// (empty: the context's) become the new program's devices.
+  static cl_int link(Context *Ctx, std::vector<Device *> Devices,
+                     const char *Options,
                      const std::vector<Program *> &Inputs, Program *&Out,
                      ProgramNotifyFn Notify = nullptr, void *User = nullptr);
 
@@ -81,6 +86,10 @@ public:
 
 private:
   Context *Ctx;
+  /// The devices associated with the program (CL_PROGRAM_DEVICES): the
+  /// context's, or the device_list of clCreateProgramWithBinary and
+  /// clLinkProgram.
+  std::vector<Device *> Devices;
   std::string Source;
   Origin Orig;
   compiler::BinaryContents Input; // Origin::Binary

@@ -184,6 +184,11 @@ unsigned vectorBytes(VectorIsa Isa) {
   }
 }
 
+unsigned subGroupSize() {
+  static const unsigned N = vectorBytes(hostVectorIsa()) / 4;
+  return N;
+}
+
 const char *isaName(VectorIsa Isa) {
   switch (Isa) {
   case VectorIsa::Avx512:

@@ -55,6 +55,9 @@ VectorIsa hostVectorIsa();
 /// Bytes in one SIMD register of \p Isa (16, 32 or 64).
 unsigned vectorBytes(VectorIsa Isa);
 const char *isaName(VectorIsa Isa);
+/// The sub-group size (cl_khr_subgroups): 32-bit lanes of the host's SIMD
+/// registers (16 with AVX-512, 8 with AVX/AVX2, 4 with SSE).
+unsigned subGroupSize();
 
 } // namespace clcpu
 

@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -30,16 +31,36 @@ size_t pageSize() {
 
 struct Fiber;
 
-/// One work-group's fiber state: what Ctx->Group points at.
-struct Group {
-  WorkGroupFn Fn;
-  void **Args;
-  size_t Count;
-  /// Collectives: one 64-bit slot per work-item (linear local id).
-  std::vector<uint64_t> Scratch;
+/// What a fiber is doing when it switched back to the group loop.
+enum class Wait : uint8_t {
+  None,     // runnable (or running)
+  Group,    // at a work-group barrier or collective
+  SubGroup, // at a sub-group barrier or collective
+  Yield,    // waiting for another work-item (Ctx->Yield): run it again later
+  Done,     // finished
+};
+
+/// A pending collective: the operation and its broadcast source.
+struct PendingCollective {
   bool Pending = false;
   uint32_t Op = 0;
   size_t BroadcastFrom = 0;
+};
+
+/// One work-group's fiber state: what Ctx->Group points at.
+struct Group {
+  WorkGroupFn Fn = nullptr;
+  void **Args = nullptr;
+  size_t Count = 0;
+  /// Collectives: one 64-bit slot per work-item (linear local id). A
+  /// sub-group collective uses its sub-group's slots only.
+  std::vector<uint64_t> Scratch;
+  /// Each work-item's first index argument (sub_group_shuffle*).
+  std::vector<uint64_t> Arg;
+  PendingCollective WG;
+  size_t SubGroupSize = 1;
+  /// One per sub-group.
+  std::vector<PendingCollective> SG;
   void *TsanCaller = nullptr; // the group loop's TSan fiber
 };
 
@@ -51,7 +72,7 @@ struct Fiber {
   size_t MappingSize = 0;
   ctx::fcontext_t Resume = nullptr; // where this fiber continues
   ctx::fcontext_t Caller = nullptr; // the group loop, to switch back to
-  bool Done = true;
+  Wait State = Wait::Done;
   void *TsanFiber = nullptr;
   WorkGroupContext Ctx{};
 };
@@ -76,12 +97,21 @@ void fiberMain(ctx::transfer_t T) {
   for (;;) {
     auto *G = static_cast<Group *>(F->Ctx.Group);
     G->Fn(G->Args, &F->Ctx);
-    F->Done = true;
+    F->State = Wait::Done;
     toCaller(F);
   }
 }
 
-void barrierImpl(const WorkGroupContext *C) { toCaller(fiberOf(C)); }
+void waitFor(const WorkGroupContext *C, Wait W) {
+  Fiber *F = fiberOf(C);
+  F->State = W;
+  toCaller(F);
+}
+void barrierImpl(const WorkGroupContext *C) { waitFor(C, Wait::Group); }
+void subGroupBarrierImpl(const WorkGroupContext *C) {
+  waitFor(C, Wait::SubGroup);
+}
+void yieldImpl(const WorkGroupContext *C) { waitFor(C, Wait::Yield); }
 
 size_t linearId(const WorkGroupContext *C) {
   return C->LocalId[0] +
@@ -110,10 +140,10 @@ template <typename T> T lowest() {
   return std::numeric_limits<T>::lowest();
 }
 
-/// One pass over the group's values in increasing linear local id.
-template <typename T> void collective(Group &G, uint32_t Kind) {
-  uint64_t *S = G.Scratch.data();
-  size_t N = G.Count;
+/// One pass over the \p N values at \p S (a work-group's or a sub-group's)
+/// in increasing linear local id.
+template <typename T>
+void collective(uint64_t *S, size_t N, uint32_t Kind, size_t BroadcastFrom) {
   auto Combine = [Kind](T A, T B) -> T {
     switch (Kind) {
     case CollReduceMin:
@@ -155,7 +185,7 @@ template <typename T> void collective(Group &G, uint32_t Kind) {
     return;
   }
   case CollBroadcast: {
-    uint64_t R = G.BroadcastFrom < N ? S[G.BroadcastFrom] : 0;
+    uint64_t R = BroadcastFrom < N ? S[BroadcastFrom] : 0;
     for (size_t I = 0; I < N; ++I)
       S[I] = R;
     return;
@@ -193,35 +223,72 @@ template <typename T> void collective(Group &G, uint32_t Kind) {
   }
 }
 
-void runCollective(Group &G) {
-  uint32_t Kind = G.Op / 16;
-  switch (G.Op % 16) {
-  case CollInt:
-    return collective<int32_t>(G, Kind);
-  case CollUInt:
-    return collective<uint32_t>(G, Kind);
-  case CollLong:
-    return collective<int64_t>(G, Kind);
-  case CollULong:
-    return collective<uint64_t>(G, Kind);
-  case CollFloat:
-    return collective<float>(G, Kind);
-  case CollDouble:
-    return collective<double>(G, Kind);
+/// sub_group_shuffle*: work-item I gets the value of work-item Src(I) of
+/// its sub-group (\p A holds each one's index, mask or delta). An index
+/// outside the sub-group (undefined by the extension) gives I its own value.
+void shuffle(uint64_t *S, const uint64_t *A, size_t N, uint32_t Kind) {
+  std::vector<uint64_t> In(S, S + N);
+  for (size_t I = 0; I < N; ++I) {
+    uint64_t Src = A[I];
+    if (Kind == CollShuffleXor)
+      Src = I ^ A[I];
+    else if (Kind == CollShuffleUp)
+      Src = I - A[I]; // wraps around to a large value below 0
+    else if (Kind == CollShuffleDown)
+      Src = I + A[I];
+    S[I] = Src < N ? In[Src] : In[I];
   }
 }
 
-/// Every work-item stores its value, waits at a barrier (the group loop
-/// runs the pass when all arrived), then reads its own slot.
+void runCollective(uint64_t *S, const uint64_t *A, size_t N,
+                   const PendingCollective &P) {
+  uint32_t Kind = (P.Op % CollSubGroup) / 16;
+  if (Kind >= CollShuffle)
+    return shuffle(S, A, N, Kind);
+  switch (P.Op % 16) {
+  case CollInt:
+    return collective<int32_t>(S, N, Kind, P.BroadcastFrom);
+  case CollUInt:
+    return collective<uint32_t>(S, N, Kind, P.BroadcastFrom);
+  case CollLong:
+    return collective<int64_t>(S, N, Kind, P.BroadcastFrom);
+  case CollULong:
+    return collective<uint64_t>(S, N, Kind, P.BroadcastFrom);
+  case CollFloat:
+    return collective<float>(S, N, Kind, P.BroadcastFrom);
+  case CollDouble:
+    return collective<double>(S, N, Kind, P.BroadcastFrom);
+  case CollChar:
+    return collective<int8_t>(S, N, Kind, P.BroadcastFrom);
+  case CollUChar:
+    return collective<uint8_t>(S, N, Kind, P.BroadcastFrom);
+  case CollShort:
+    return collective<int16_t>(S, N, Kind, P.BroadcastFrom);
+  case CollUShort:
+    return collective<uint16_t>(S, N, Kind, P.BroadcastFrom);
+  }
+}
+
+/// Every work-item stores its value, waits at a (sub-)group barrier (the
+/// group loop runs the pass when all arrived), then reads its own slot.
 uint64_t collectiveImpl(const WorkGroupContext *C, uint32_t Op, uint64_t Value,
                         uint64_t X, uint64_t Y, uint64_t Z) {
   auto *G = static_cast<Group *>(C->Group);
   size_t Id = linearId(C);
   G->Scratch[Id] = Value;
-  G->Pending = true;
-  G->Op = Op;
-  G->BroadcastFrom = X + C->LocalSize[0] * (Y + C->LocalSize[1] * Z);
-  barrierImpl(C);
+  G->Arg[Id] = X;
+  if (Op & CollSubGroup) {
+    PendingCollective &P = G->SG[Id / G->SubGroupSize];
+    P.Pending = true;
+    P.Op = Op;
+    P.BroadcastFrom = X; // a sub-group local id
+    waitFor(C, Wait::SubGroup);
+  } else {
+    G->WG.Pending = true;
+    G->WG.Op = Op;
+    G->WG.BroadcastFrom = X + C->LocalSize[0] * (Y + C->LocalSize[1] * Z);
+    waitFor(C, Wait::Group);
+  }
   return G->Scratch[Id];
 }
 
@@ -262,7 +329,7 @@ struct Pool {
       F->Resume =
           ctx::make_fcontext(static_cast<char *>(F->Mapping) + F->MappingSize,
                              StackSize, fiberMain);
-      F->Done = true;
+      F->State = Wait::Done;
 #ifdef CLCPU_TSAN_FIBERS
       F->TsanFiber = __tsan_create_fiber(0);
 #endif
@@ -292,7 +359,15 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args, const WorkGroupContext &Base,
                       size_t StackSize) {
   size_t L0 = Base.LocalSize[0], L1 = Base.LocalSize[1], L2 = Base.LocalSize[2];
   size_t N = L0 * L1 * L2;
-  Group G{Fn, Args, N, std::vector<uint64_t>(N)};
+  Group G;
+  G.Fn = Fn;
+  G.Args = Args;
+  G.Count = N;
+  G.Scratch.resize(N);
+  G.Arg.resize(N);
+  G.SubGroupSize = Base.SubGroupSize ? Base.SubGroupSize : N;
+  size_t NumSG = (N + G.SubGroupSize - 1) / G.SubGroupSize;
+  G.SG.resize(NumSG);
 #ifdef CLCPU_TSAN_FIBERS
   G.TsanCaller = __tsan_get_current_fiber();
 #endif
@@ -309,28 +384,63 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args, const WorkGroupContext &Base,
         F->Ctx.LocalId[2] = Z;
         F->Ctx.Barrier = barrierImpl;
         F->Ctx.Collective = collectiveImpl;
+        F->Ctx.SubGroupBarrier = subGroupBarrierImpl;
+        F->Ctx.Yield = yieldImpl;
         F->Ctx.Group = &G;
-        F->Done = false;
+        F->State = Wait::None;
       }
-  // Rounds: resume every unfinished work-item once, in linear order; each
-  // runs until its next barrier or its end. A work-item that finished while
-  // others wait at a barrier (a divergent barrier, undefined behaviour) is
-  // simply skipped, so that every fiber always runs to its end.
+  // Passes: resume every runnable or yielding work-item once, in linear
+  // order; each runs until its next barrier, collective, yield or its end.
+  // Once a sub-group's work-items ran, if they all wait at a sub-group
+  // barrier (none yielding) the sub-group is released, its collective
+  // computed first; once no work-item is runnable, yielding or at a
+  // sub-group barrier, the work-group barrier is released. A barrier some
+  // work-items skip (a divergent barrier, undefined behaviour) never waits for
+  // them: finished work-items are not counted, and a sub-group stuck between a
+  // sub-group and a work-group barrier is released, so every fiber runs to its
+  // end.
+  Fiber **Fs = P.Fibers.data();
   for (;;) {
-    size_t Waiting = 0;
-    for (size_t J = 0; J < N; ++J) {
-      Fiber *F = P.Fibers[J];
-      if (F->Done)
+    bool Busy = false, AtGroup = false;
+    for (size_t S = 0, Begin = 0; S < NumSG; ++S, Begin += G.SubGroupSize) {
+      size_t End = std::min(N, Begin + G.SubGroupSize);
+      bool SBusy = false, AtSub = false;
+      for (size_t J = Begin; J < End; ++J) {
+        Fiber *F = Fs[J];
+        if (F->State == Wait::None || F->State == Wait::Yield) {
+          F->State = Wait::None;
+          resume(F);
+        }
+        Wait W = F->State;
+        SBusy |= W == Wait::Yield;
+        AtSub |= W == Wait::SubGroup;
+        AtGroup |= W == Wait::Group;
+      }
+      Busy |= SBusy;
+      if (SBusy || !AtSub)
         continue;
-      resume(F);
-      Waiting += !F->Done;
+      PendingCollective &PC = G.SG[S];
+      if (PC.Pending) {
+        runCollective(G.Scratch.data() + Begin, G.Arg.data() + Begin,
+                      End - Begin, PC);
+        PC.Pending = false;
+      }
+      for (size_t J = Begin; J < End; ++J)
+        if (Fs[J]->State == Wait::SubGroup)
+          Fs[J]->State = Wait::None;
+      Busy = true;
     }
-    if (G.Pending) {
-      runCollective(G);
-      G.Pending = false;
+    if (Busy)
+      continue;
+    if (!AtGroup)
+      break; // every work-item finished
+    if (G.WG.Pending) {
+      runCollective(G.Scratch.data(), G.Arg.data(), N, G.WG);
+      G.WG.Pending = false;
     }
-    if (!Waiting)
-      break;
+    for (size_t J = 0; J < N; ++J)
+      if (Fs[J]->State == Wait::Group)
+        Fs[J]->State = Wait::None;
   }
 }
 

@@ -6,7 +6,10 @@
 // its own; barrier() switches back to the group's loop, which resumes the
 // next fiber; when every work-item arrived (or finished) the loop starts the
 // next round. All fibers of a group run on the calling thread, so no atomic
-// or fence is needed between them.
+// or fence is needed between them. Sub-groups (WorkGroupContext::
+// SubGroupSize consecutive linear ids): sub_group_barrier() and sub_group_*
+// collectives wait only for the caller's sub-group, so other sub-groups may
+// take other paths meanwhile.
 //
 // Stacks: pooled per thread (a pool is reused by every group and launch on
 // that thread), each an mmap'd region with a PROT_NONE guard page below it,
@@ -35,7 +38,8 @@ inline size_t maxFibersPerGroup(size_t StackSize) {
 }
 
 /// Runs the work-group described by \p Group (GroupId, LocalSize, ... set;
-/// LocalId, Barrier, Collective and Group are filled here) with one fiber per
+/// LocalId, Barrier, Collective, SubGroupBarrier, Yield and Group are
+/// filled here; SubGroupSize 0 means one sub-group) with one fiber per
 /// work-item, each calling \p Fn(Args, its own context). \p StackSize as
 /// fiberStackSize() returns.
 void runGroupOnFibers(WorkGroupFn Fn, void **Args,

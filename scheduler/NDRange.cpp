@@ -82,6 +82,7 @@ struct Participant {
     }
     C.WorkDim = J.Dims;
     C.LocalMem = Local;
+    C.SubGroupSize = J.SubGroupSize;
   }
 
   /// Takes chunks of work-groups, in increasing order, until none is left;

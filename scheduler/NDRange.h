@@ -25,6 +25,8 @@ struct NDRangeJob {
   /// Fn runs one work-item (barriers/collectives): groups run on fibers.
   bool PerWorkItem = false;
   size_t FiberStack = 0; // fiberStackSize(); 0: the default
+  /// The device's sub-group size (WorkGroupContext::SubGroupSize).
+  size_t SubGroupSize = 1;
   void **Args = nullptr; // one pointer per kernel argument
   size_t NumArgs = 0;
   unsigned Dims = 1;

@@ -21,3 +21,7 @@ OCL_ICD_VENDORS=/etc/OpenCL/vendors/clcpu.icd clinfo
 echo
 echo "== examples, through the system ICD loader =="
 "$BUILD_DIR/examples/saxpy/saxpy"
+for EXAMPLE in scan compact radix_sort segmented_scan matmul; do
+  echo
+  "$BUILD_DIR/examples/$EXAMPLE/$EXAMPLE"
+done

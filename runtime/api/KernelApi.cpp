@@ -5,6 +5,7 @@
 #include "runtime/Device.h"
 #include "runtime/Kernel.h"
 #include "runtime/Program.h"
+#include "scheduler/Executor.h"
 
 #include <cstring>
 #include <limits>
@@ -131,7 +132,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(
     Kernel *K = Kernel::fromHandle(kernel);
     if (!K)
       return fail(CL_INVALID_KERNEL, "kernel is not a valid kernel");
-    const auto &Devs = K->context()->devices();
+    const auto &Devs = K->program()->devices();
     Device *D = nullptr;
     if (!device) {
       // CL_INVALID_DEVICE if device is NULL but there is more than one
@@ -145,7 +146,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(
       // CL_INVALID_DEVICE if device is not in the list of devices
       // associated with kernel.
       D = Device::fromHandle(device);
-      if (!D || !K->context()->hasDevice(D))
+      if (!D || !K->program()->hasDevice(D))
         return fail(CL_INVALID_DEVICE, "device is not a device of the kernel",
                     K->context());
     }
@@ -197,9 +198,11 @@ cl_int enqueueNDRange(cl_command_queue command_queue, cl_kernel kernel,
                 "the kernel and the queue have different contexts", C);
   // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built program
   // executable available for device associated with command_queue.
-  if (!K->info().Fn)
+  if (!K->info().Fn || !K->program()->hasDevice(Q->device()))
     return fail(CL_INVALID_PROGRAM_EXECUTABLE,
-                "the kernel has no executable code", C);
+                "the kernel's program has no executable for the queue's "
+                "device",
+                C);
   // CL_INVALID_KERNEL_ARGS if the kernel argument values have not been
   // specified.
   cl_uint Missing = 0;
@@ -300,7 +303,8 @@ cl_int enqueueNDRange(cl_command_queue command_queue, cl_kernel kernel,
                     C);
     }
   } else {
-    Kernel::chooseLocalSize(R, MaxGroup);
+    Kernel::chooseLocalSize(R, MaxGroup, Q->executor().threads(),
+                            K->info().PerWorkItem);
   }
   return K->enqueue(Q, Type, R, num_events_in_wait_list, event_wait_list,
                     event);

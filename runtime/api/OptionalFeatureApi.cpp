@@ -3,8 +3,10 @@
 // Entry points of optional features the device does not report, each with
 // the error the OpenCL 3.0 API spec gives for a device without the feature:
 // native kernels (5.10, CL_DEVICE_EXECUTION_CAPABILITIES lacks
-// CL_EXEC_NATIVE_KERNEL) and sub-groups (5.9.4, CL_DEVICE_MAX_NUM_SUB_GROUPS
-// is 0). The checks before the feature check are done in full.
+// CL_EXEC_NATIVE_KERNEL). The checks before the feature check are done in
+// full. Also the sub-group queries (5.9.4, clGetKernelSubGroupInfo and
+// cl_khr_subgroups' clGetKernelSubGroupInfoKHR), answered by
+// Kernel::getSubGroupInfo.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,7 +29,11 @@ template <typename T> T deviceInfo(const Device *D, cl_device_info Param) {
   return V;
 }
 
-cl_int kernelSubGroupInfo(cl_kernel in_kernel, cl_device_id in_device) {
+cl_int kernelSubGroupInfo(cl_kernel in_kernel, cl_device_id in_device,
+                          cl_kernel_sub_group_info param_name,
+                          size_t input_value_size, const void *input_value,
+                          size_t param_value_size, void *param_value,
+                          size_t *param_value_size_ret) {
   // CL_INVALID_KERNEL if kernel is a not a valid kernel object.
   Kernel *K = Kernel::fromHandle(in_kernel);
   if (!K)
@@ -39,12 +45,12 @@ cl_int kernelSubGroupInfo(cl_kernel in_kernel, cl_device_id in_device) {
   // with kernel.
   const Device *D = nullptr;
   if (!in_device) {
-    if (C->devices().size() != 1)
+    if (P->devices().size() != 1)
       return fail(CL_INVALID_DEVICE,
                   "device is NULL but there is more than one device "
                   "associated with kernel",
                   C);
-    D = C->devices().front();
+    D = P->devices().front();
   } else {
     D = Device::fromHandle(in_device);
     if (!D || !P->hasDevice(D))
@@ -56,7 +62,9 @@ cl_int kernelSubGroupInfo(cl_kernel in_kernel, cl_device_id in_device) {
   // CL_INVALID_OPERATION if device does not support sub-groups.
   if (deviceInfo<cl_uint>(D, CL_DEVICE_MAX_NUM_SUB_GROUPS) == 0)
     return fail(CL_INVALID_OPERATION, "device does not support sub-groups", C);
-  return fail(CL_INVALID_OPERATION, "sub-groups are not implemented", C);
+  return K->getSubGroupInfo(D, param_name, input_value_size, input_value,
+                            param_value_size, param_value,
+                            param_value_size_ret);
 }
 } // namespace
 
@@ -90,7 +98,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
     cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
     size_t input_value_size, const void *input_value, size_t param_value_size,
     void *param_value, size_t *param_value_size_ret) {
-  return apiCall(__func__, [&] { return kernelSubGroupInfo(kernel, device); });
+  return apiCall(__func__, [&] {
+    return kernelSubGroupInfo(kernel, device, param_name, input_value_size,
+                              input_value, param_value_size, param_value,
+                              param_value_size_ret);
+  });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(
@@ -98,6 +110,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(
     cl_kernel_sub_group_info param_name, size_t input_value_size,
     const void *input_value, size_t param_value_size, void *param_value,
     size_t *param_value_size_ret) {
-  return apiCall(__func__,
-                 [&] { return kernelSubGroupInfo(in_kernel, in_device); });
+  return apiCall(__func__, [&] {
+    return kernelSubGroupInfo(in_kernel, in_device, param_name,
+                              input_value_size, input_value, param_value_size,
+                              param_value, param_value_size_ret);
+  });
 }

@@ -157,6 +157,15 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(
 }
 
 namespace {
+/// The devices of a device_list already checked by checkDeviceList.
+std::vector<Device *> devicesOf(cl_uint num_devices,
+                                const cl_device_id *device_list) {
+  std::vector<Device *> Devs;
+  for (cl_uint I = 0; device_list && I < num_devices; ++I)
+    Devs.push_back(Device::fromHandle(device_list[I]));
+  return Devs;
+}
+
 /// The device_list checks shared by clCompileProgram and clLinkProgram.
 cl_int checkDeviceList(Context *C, cl_uint num_devices,
                        const cl_device_id *device_list) {
@@ -267,7 +276,8 @@ CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(
     // "pfn_notify ... will be called when the linker has completed": with
     // pfn_notify the link runs in the background and the program is
     // returned at once.
-    return Program::link(C, options, Inputs, Out, pfn_notify, user_data);
+    return Program::link(C, devicesOf(num_devices, device_list), options,
+                         Inputs, Out, pfn_notify, user_data);
   });
   if (errcode_ret)
     *errcode_ret = Err;
@@ -322,7 +332,9 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
     if (!FirstWhy.empty())
       return fail(CL_INVALID_BINARY, FirstWhy, C);
     // Every device is the same host CPU: one binary serves them all.
-    Out = (new Program(C, std::move(Parsed.front())))->handle();
+    Out = (new Program(C, std::move(Parsed.front()),
+                       devicesOf(num_devices, device_list)))
+              ->handle();
     return CL_SUCCESS;
   });
 }

@@ -2,9 +2,11 @@
 // case names the spec section and the CTS binary/sub-test that failed.
 
 #include "Common.h"
+#include "SchedulerCommon.h"
 
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <vector>
 
 TEST_CASE("4.2: clGetDeviceIDs rejects device_type 0 "
@@ -154,4 +156,178 @@ TEST_CASE("5.9.2: a buffer set as a kernel argument is freed when the "
   clReleaseKernel(K);
   clReleaseProgram(P);
   clReleaseContext(C);
+}
+
+TEST_CASE("6.12: __OPENCL_VERSION__ is the device's OpenCL version "
+          "(CTS test_basic/kernel_preprocessor_macros)",
+          "[cts]") {
+  sched::Env E;
+  char Version[128] = {};
+  REQUIRE(clGetDeviceInfo(E.D, CL_DEVICE_VERSION, sizeof Version, Version,
+                          nullptr) == CL_SUCCESS);
+  int Major = 0, Minor = 0;
+  REQUIRE(std::sscanf(Version, "OpenCL %d.%d", &Major, &Minor) == 2);
+  for (const char *Std : {"-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0"}) {
+    INFO(Std);
+    cl_kernel K = E.kernel(R"(
+      kernel void v(global int *out) {
+      #ifdef __OPENCL_VERSION__
+        out[0] = __OPENCL_VERSION__;
+      #else
+        out[0] = -1;
+      #endif
+        out[1] = __OPENCL_C_VERSION__;
+      })",
+                           "v", Std);
+    cl_mem Out = E.buffer(std::vector<int>(2, 0));
+    E.arg(K, 0, Out);
+    size_t G = 1;
+    REQUIRE(E.run(K, 1, &G, nullptr) == CL_SUCCESS);
+    std::vector<int> R = E.read<int>(Out, 2);
+    CHECK(R[0] == Major * 100 + Minor * 10);
+    CHECK(R[1] == (Std[10] - '0') * 100 + (Std[12] - '0') * 10);
+  }
+}
+
+TEST_CASE("6.9: a kernel calling another kernel runs it as a function of the "
+          "caller's work-item (CTS test_basic/kernel_call_kernel_function)",
+          "[cts]") {
+  sched::Env E;
+  // The callee uses work-item functions and a __local variable of its own.
+  cl_kernel K = E.kernel(R"(
+    kernel void inner(global int *out) {
+      local int tile[64];
+      size_t l = get_local_id(0);
+      tile[l] = (int)get_global_id(0) * 2;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      out[get_global_id(0)] = tile[get_local_size(0) - 1 - l];
+    }
+    kernel void outer(global int *out, global int *plain) {
+      inner(out);
+      plain[get_global_id(0)] = (int)get_global_id(0) + 1;
+    })",
+                         "outer");
+  const size_t N = 256, L = 64;
+  cl_mem Out = E.buffer(std::vector<int>(N, 0));
+  cl_mem Plain = E.buffer(std::vector<int>(N, 0));
+  E.arg(K, 0, Out);
+  E.arg(K, 1, Plain);
+  REQUIRE(E.run(K, 1, &N, &L) == CL_SUCCESS);
+  std::vector<int> R = E.read<int>(Out, N), P = E.read<int>(Plain, N);
+  for (size_t I = 0; I < N; ++I) {
+    size_t Group = I / L * L, Mirror = Group + (L - 1 - I % L);
+    CHECK(R[I] == static_cast<int>(Mirror * 2));
+    CHECK(P[I] == static_cast<int>(I + 1));
+  }
+}
+
+TEST_CASE("6.11.2 / 5.9.3: CL_KERNEL_ATTRIBUTES lists vec_type_hint with the "
+          "OpenCL C type name (CTS test_api/kernel_attributes)",
+          "[cts]") {
+  sched::Env E;
+  const char *Types[] = {"char",   "uchar2", "short3", "ushort4", "int8",
+                         "uint16", "long",   "ulong4", "ulong8",  "ulong16",
+                         "float4", "double2"};
+  for (const char *T : Types) {
+    INFO(T);
+    std::string Src = std::string("kernel __attribute__((vec_type_hint(") + T +
+                      "))) void k(global int *p) { p[0] = 1; }";
+    cl_kernel K = E.kernel(Src, "k");
+    char Attrs[256] = {};
+    REQUIRE(clGetKernelInfo(K, CL_KERNEL_ATTRIBUTES, sizeof Attrs, Attrs,
+                            nullptr) == CL_SUCCESS);
+    CHECK(std::string(Attrs) == std::string("vec_type_hint(") + T + ")");
+  }
+}
+
+TEST_CASE("5.8.1: a program created from a binary belongs to the devices of "
+          "its device_list only (CTS test_api/binary_create)",
+          "[cts]") {
+  cl_device_id Root = clcpuDevice();
+  REQUIRE(Root);
+  if (deviceInfo<cl_uint>(Root, CL_DEVICE_MAX_COMPUTE_UNITS) < 2)
+    return; // needs two sub-devices
+  cl_device_partition_property One[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
+  cl_device_id Sub[2] = {};
+  REQUIRE(clCreateSubDevices(Root, One, 2, Sub, nullptr) == CL_SUCCESS);
+  cl_int Err = -1;
+  cl_context C = clCreateContext(nullptr, 2, Sub, nullptr, nullptr, &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  const char *Src = "kernel void k(global int *p) { p[0] = 7; }";
+  cl_program P = clCreateProgramWithSource(C, 1, &Src, nullptr, &Err);
+  REQUIRE(clBuildProgram(P, 0, nullptr, "", nullptr, nullptr) == CL_SUCCESS);
+  size_t Sizes[2] = {};
+  REQUIRE(clGetProgramInfo(P, CL_PROGRAM_BINARY_SIZES, sizeof Sizes, Sizes,
+                           nullptr) == CL_SUCCESS);
+  std::vector<unsigned char> Bin0(Sizes[0]), Bin1(Sizes[1]);
+  unsigned char *Bins[2] = {Bin0.data(), Bin1.data()};
+  REQUIRE(clGetProgramInfo(P, CL_PROGRAM_BINARIES, sizeof Bins, Bins,
+                           nullptr) == CL_SUCCESS);
+
+  const unsigned char *B = Bin1.data();
+  cl_program FromBin =
+      clCreateProgramWithBinary(C, 1, &Sub[1], &Sizes[1], &B, nullptr, &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  cl_uint N = 0;
+  CHECK(clGetProgramInfo(FromBin, CL_PROGRAM_NUM_DEVICES, sizeof N, &N,
+                         nullptr) == CL_SUCCESS);
+  CHECK(N == 1);
+  cl_device_id Devs[2] = {};
+  size_t Ret = 0;
+  CHECK(clGetProgramInfo(FromBin, CL_PROGRAM_DEVICES, sizeof Devs, Devs,
+                         &Ret) == CL_SUCCESS);
+  CHECK(Ret == sizeof(cl_device_id));
+  CHECK(Devs[0] == Sub[1]);
+  // CL_INVALID_DEVICE: device_list names a device not of the program.
+  CHECK(clBuildProgram(FromBin, 1, &Sub[0], "", nullptr, nullptr) ==
+        CL_INVALID_DEVICE);
+  REQUIRE(clBuildProgram(FromBin, 1, &Sub[1], "", nullptr, nullptr) ==
+          CL_SUCCESS);
+  cl_kernel K = clCreateKernel(FromBin, "k", &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  size_t WG = 0;
+  // clGetKernelWorkGroupInfo: CL_INVALID_DEVICE if device is not in the list
+  // of devices associated with kernel; NULL is fine with one device.
+  CHECK(clGetKernelWorkGroupInfo(K, Sub[0], CL_KERNEL_WORK_GROUP_SIZE,
+                                 sizeof WG, &WG,
+                                 nullptr) == CL_INVALID_DEVICE);
+  CHECK(clGetKernelWorkGroupInfo(K, nullptr, CL_KERNEL_WORK_GROUP_SIZE,
+                                 sizeof WG, &WG, nullptr) == CL_SUCCESS);
+  cl_mem M = clCreateBuffer(C, CL_MEM_READ_WRITE, 4, nullptr, &Err);
+  REQUIRE(clSetKernelArg(K, 0, sizeof M, &M) == CL_SUCCESS);
+  cl_command_queue Q0 = clCreateCommandQueue(C, Sub[0], 0, &Err);
+  cl_command_queue Q1 = clCreateCommandQueue(C, Sub[1], 0, &Err);
+  size_t G = 1;
+  // clEnqueueNDRangeKernel: CL_INVALID_PROGRAM_EXECUTABLE if there is no
+  // successfully built program executable available for device associated
+  // with command_queue.
+  CHECK(clEnqueueNDRangeKernel(Q0, K, 1, nullptr, &G, nullptr, 0, nullptr,
+                               nullptr) == CL_INVALID_PROGRAM_EXECUTABLE);
+  CHECK(clEnqueueNDRangeKernel(Q1, K, 1, nullptr, &G, nullptr, 0, nullptr,
+                               nullptr) == CL_SUCCESS);
+  int V = 0;
+  CHECK(clEnqueueReadBuffer(Q1, M, CL_TRUE, 0, 4, &V, 0, nullptr, nullptr) ==
+        CL_SUCCESS);
+  CHECK(V == 7);
+  clReleaseCommandQueue(Q0);
+  clReleaseCommandQueue(Q1);
+  clReleaseMemObject(M);
+  clReleaseKernel(K);
+  clReleaseProgram(FromBin);
+  clReleaseProgram(P);
+  clReleaseContext(C);
+  clReleaseDevice(Sub[0]);
+  clReleaseDevice(Sub[1]);
+}
+
+TEST_CASE("4.2: CL_DEVICE_DOUBLE_FP_CONFIG has the OpenCL 1.0 minimum with "
+          "directed rounding (CTS test_api/min_max_double_fp_config)",
+          "[cts]") {
+  cl_device_id D = clcpuDevice();
+  REQUIRE(D);
+  auto Config = deviceInfo<cl_device_fp_config>(D, CL_DEVICE_DOUBLE_FP_CONFIG);
+  const cl_device_fp_config Min = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST |
+                                  CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF |
+                                  CL_FP_INF_NAN | CL_FP_DENORM;
+  CHECK((Config & Min) == Min);
 }

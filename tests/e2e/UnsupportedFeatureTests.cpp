@@ -1,5 +1,5 @@
 // Entry points of optional features the device does not report (images,
-// samplers, pipes, native kernels, sub-groups, changing queue properties):
+// samplers, pipes, native kernels, changing queue properties):
 // each returns the spec's error for a device without the feature, after the
 // checks that come before it. Every case first checks that the device really
 // reports the feature as absent, so the expectations follow from the queries.
@@ -261,35 +261,4 @@ TEST_CASE("5.1: clSetCommandQueueProperty is not supported by an OpenCL 3.0 "
   REQUIRE(clGetCommandQueueInfo(F.Q, CL_QUEUE_PROPERTIES, sizeof Now, &Now,
                                 nullptr) == CL_SUCCESS);
   CHECK(Now == 0);
-}
-
-TEST_CASE("5.9.4: clGetKernelSubGroupInfo without sub-group support "
-          "(CTS test_api/consistency_subgroups)",
-          "[kernel]") {
-  Fixture F;
-  REQUIRE(deviceInfo<cl_uint>(F.Dev, CL_DEVICE_MAX_NUM_SUB_GROUPS) == 0);
-  size_t Sz = 0;
-  CHECK(clGetKernelSubGroupInfo(nullptr, F.Dev, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0,
-                                nullptr, sizeof Sz, &Sz,
-                                nullptr) == CL_INVALID_KERNEL);
-  const char *Src = "kernel void k(global int *p) { p[0] = 1; }";
-  cl_int Err = CL_SUCCESS;
-  cl_program P = clCreateProgramWithSource(F.Ctx, 1, &Src, nullptr, &Err);
-  REQUIRE(Err == CL_SUCCESS);
-  REQUIRE(clBuildProgram(P, 1, &F.Dev, nullptr, nullptr, nullptr) ==
-          CL_SUCCESS);
-  cl_kernel K = clCreateKernel(P, "k", &Err);
-  REQUIRE(Err == CL_SUCCESS);
-  CHECK(clGetKernelSubGroupInfo(K, reinterpret_cast<cl_device_id>(F.Ctx),
-                                CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, nullptr,
-                                sizeof Sz, &Sz, nullptr) == CL_INVALID_DEVICE);
-  CHECK(clGetKernelSubGroupInfo(K, F.Dev, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0,
-                                nullptr, sizeof Sz, &Sz,
-                                nullptr) == CL_INVALID_OPERATION);
-  // One device in the program: NULL names it.
-  CHECK(clGetKernelSubGroupInfo(K, nullptr, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0,
-                                nullptr, sizeof Sz, &Sz,
-                                nullptr) == CL_INVALID_OPERATION);
-  clReleaseKernel(K);
-  clReleaseProgram(P);
 }

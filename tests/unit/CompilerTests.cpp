@@ -79,6 +79,100 @@ TEST_CASE("5.10: vadd's work-group function is vectorized for the host",
   CHECK(IR.find("get_global_id") == std::string::npos);
 }
 
+TEST_CASE("6.15.2: a work-item loop calling sin, exp and pow is vectorized "
+          "into calls of SLEEF's SIMD functions",
+          "[compiler]") {
+  const char *Src = R"(
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+kernel void f(global const float *x, global const float *y, global float *o) {
+  size_t i = get_global_id(0);
+  o[i] = sin(x[i]) + exp(y[i]) * pow(x[i], y[i]);
+}
+kernel void d(global const double *x, global double *o) {
+  size_t i = get_global_id(0);
+  o[i] = cos(x[i]) + log(x[i]);
+}
+)";
+  std::string Log;
+  std::string IR = optimizedIR(Src, "", Log);
+  INFO(Log);
+  REQUIRE_FALSE(IR.empty());
+  std::string F = functionText(IR, "wg_f"), D = functionText(IR, "wg_d");
+  INFO(F);
+  INFO(D);
+  // Packed calls such as Sleef_sinf16_u10avx512f(<16 x float>) or
+  // Sleef_sinf4_u10sse4(<4 x float>), whichever the host CPU runs.
+  for (const char *Fn : {"sin", "exp", "pow"}) {
+    std::regex Call(std::string("call <(4|8|16) x float> @Sleef_") + Fn +
+                    "f(4|8|16)_u10[a-z0-9]+\\(<(4|8|16) x float>");
+    CHECK(std::regex_search(F, Call));
+  }
+  for (const char *Fn : {"cos", "log"}) {
+    std::regex Call(std::string("call <(2|4|8) x double> @Sleef_") + Fn +
+                    "d(2|4|8)_u10[a-z0-9]+\\(<(2|4|8) x double>");
+    CHECK(std::regex_search(D, Call));
+  }
+  // -cl-fast-relaxed-math (7.4, table 38): the 3.5-ulp float sin; exp and
+  // pow, whose bounds stay tight, and double keep the 1-ulp functions.
+  std::string Relaxed = optimizedIR(Src, "-cl-fast-relaxed-math", Log);
+  std::string RF = functionText(Relaxed, "wg_f");
+  INFO(RF);
+  CHECK(std::regex_search(
+      RF, std::regex("call <(4|8|16) x float> @Sleef_sinf(4|8|16)_u35")));
+  CHECK(RF.find("Sleef_sinf16_u10") == std::string::npos);
+  CHECK(std::regex_search(
+      RF, std::regex("call <(4|8|16) x float> @Sleef_expf(4|8|16)_u10")));
+  CHECK(std::regex_search(functionText(Relaxed, "wg_d"),
+                          std::regex("@Sleef_cosd(2|4|8)_u10")));
+}
+
+TEST_CASE("5.10: kernels with loops are vectorized across work-items "
+          "(nbody, naive sgemm)",
+          "[compiler]") {
+  const char *Src = R"(
+kernel void nbody(global const float4 *pos, global float4 *acc, int n) {
+  float4 p = pos[get_global_id(0)], a = (float4)(0.0f);
+  for (int j = 0; j < n; ++j) {
+    float4 d = pos[j] - p;
+    float inv = rsqrt(d.x * d.x + d.y * d.y + d.z * d.z + 0.01f);
+    a += pos[j].w * inv * inv * inv * d;
+  }
+  acc[get_global_id(0)] = a;
+}
+kernel void sgemm(global const float *A, global const float *B,
+                  global float *C, int n) {
+  int col = get_global_id(0), row = get_global_id(1);
+  float s = 0.0f;
+  for (int k = 0; k < n; ++k)
+    s += A[row * n + k] * B[k * n + col];
+  C[row * n + col] = s;
+}
+)";
+  std::string Log;
+  std::string IR = optimizedIR(Src, "", Log);
+  INFO(Log);
+  REQUIRE_FALSE(IR.empty());
+  std::regex PackedMath("(fmul|fmuladd\\.v[0-9]+f32\\()[^\\n]*<(4|8|16) x float>");
+  std::string NBody = functionText(IR, "wg_nbody");
+  INFO(NBody);
+  // The interaction loop runs on vectors of work-items ...
+  CHECK(std::regex_search(NBody, PackedMath));
+  // ... and pos[j], the same for every work-item, is a scalar load, not a
+  // gather of one address.
+  std::regex GatherInLoop("@llvm\\.masked\\.gather");
+  size_t Gathers = 0;
+  for (auto It = std::sregex_iterator(NBody.begin(), NBody.end(), GatherInLoop);
+       It != std::sregex_iterator(); ++It)
+    ++Gathers;
+  CHECK(Gathers <= 4); // only p = pos[i], outside the j loop
+  std::string Sgemm = functionText(IR, "wg_sgemm");
+  INFO(Sgemm);
+  CHECK(std::regex_search(Sgemm, PackedMath));
+  // B[k * n + col] of adjacent work-items: one vector load, no gather.
+  CHECK(std::regex_search(Sgemm, std::regex("load <(4|8|16) x float>")));
+  CHECK(Sgemm.find("masked.gather") == std::string::npos);
+}
+
 TEST_CASE("5.8: a kernel's arguments are described from its metadata",
           "[compiler]") {
   std::string Log;
@@ -147,6 +241,11 @@ TEST_CASE("5.8: build failures are reported with a reason", "[compiler]") {
     CHECK(Log.find("warning") != std::string::npos);
     P.reset();
     CHECK(build(Src, "-w -Werror", Log, P) == CL_SUCCESS);
+    P.reset();
+    // -w: "Inhibit all warning messages."
+    Log.clear();
+    CHECK(build(Src, "-w", Log, P) == CL_SUCCESS);
+    CHECK(Log.find("warning") == std::string::npos);
     P.reset();
     CHECK(build(Src, "-Werror", Log, P) == CL_BUILD_PROGRAM_FAILURE);
   }
@@ -325,6 +424,51 @@ kernel void k(global float *p) {
   CHECK(Base.find("preserve-sign") == std::string::npos);
   std::string Dbg = optimizedIR(Src, "-DVALUE=1.5f -g", Log);
   CHECK(Dbg.find("!DICompileUnit") != std::string::npos);
+}
+
+TEST_CASE("5.8.6.2-3: the math options change the generated code as the "
+          "spec allows",
+          "[compiler]") {
+  std::string Log;
+  auto WG = [&](const char *Body, const char *Opts) {
+    std::string Src = std::string("kernel void k(global float *in, global "
+                                  "float *out) { size_t i = get_global_id(0); ") +
+                      Body + " }";
+    std::string IR = optimizedIR(Src, Opts, Log);
+    INFO(Log);
+    REQUIRE_FALSE(IR.empty());
+    return functionText(IR, "wg_k");
+  };
+  std::regex FAdd("fadd ");
+  std::regex AnyFpOp("f(add|sub|mul|cmp) ");
+  SECTION("-cl-no-signed-zeros: x + 0.0f may become x") {
+    const char *B = "out[i] = in[i] + 0.0f;";
+    CHECK(std::regex_search(WG(B, ""), FAdd)); // -0.0f + 0.0f is +0.0f
+    CHECK_FALSE(std::regex_search(WG(B, "-cl-no-signed-zeros"), FAdd));
+  }
+  SECTION("-cl-unsafe-math-optimizations: (a + b) - b may become a") {
+    const char *B = "out[i] = (in[i] + out[i]) - out[i];";
+    CHECK(std::regex_search(WG(B, ""), AnyFpOp));
+    CHECK_FALSE(
+        std::regex_search(WG(B, "-cl-unsafe-math-optimizations"), AnyFpOp));
+  }
+  SECTION("-cl-finite-math-only: x != x may be assumed false") {
+    const char *B = "out[i] = in[i] != in[i] ? 1.0f : 2.0f;";
+    CHECK(std::regex_search(WG(B, ""), std::regex("fcmp ")));
+    CHECK_FALSE(
+        std::regex_search(WG(B, "-cl-finite-math-only"), std::regex("fcmp ")));
+  }
+  SECTION("-cl-fast-relaxed-math implies the three above") {
+    CHECK_FALSE(std::regex_search(
+        WG("out[i] = (in[i] + out[i]) - out[i];", "-cl-fast-relaxed-math"),
+        AnyFpOp));
+  }
+  SECTION("-cl-single-precision-constant: double constants are float") {
+    const char *B = "out[i] = in[i] * 0.1;";
+    CHECK(std::regex_search(WG(B, ""), std::regex("double")));
+    CHECK_FALSE(std::regex_search(WG(B, "-cl-single-precision-constant"),
+                                  std::regex("double")));
+  }
 }
 
 TEST_CASE("5.8.1: program binaries are checked: magic, checksum, versions, "

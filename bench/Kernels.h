@@ -1,0 +1,269 @@
+// OpenCL C sources of the clcpu_bench kernels. Every kernel is plain OpenCL
+// C 1.2 except the work-group collective scan, which needs OpenCL C 3.0 with
+// __opencl_c_work_group_collective_functions (USE_COLLECTIVES).
+#ifndef CLCPU_BENCH_KERNELS_H
+#define CLCPU_BENCH_KERNELS_H
+
+namespace kernels {
+
+inline const char *const Empty = R"CLC(
+kernel void empty(void) {}
+)CLC";
+
+inline const char *const Stream = R"CLC(
+kernel void copy(global const float *restrict a, global float *restrict b) {
+  size_t i = get_global_id(0);
+  b[i] = a[i];
+}
+
+kernel void vadd(global const float *restrict a, global const float *restrict b,
+                 global float *restrict c) {
+  size_t i = get_global_id(0);
+  c[i] = a[i] + b[i];
+}
+
+kernel void saxpy(global float *restrict y, global const float *restrict x,
+                  float a) {
+  size_t i = get_global_id(0);
+  y[i] = a * x[i] + y[i];
+}
+)CLC";
+
+// All-pairs gravity: one work-item per body, 20 flops per interaction
+// (the usual GPU Gems 3 convention).
+inline const char *const NBody = R"CLC(
+kernel void nbody(global const float4 *restrict pos, global float4 *restrict acc,
+                  int n, float eps2) {
+  int i = get_global_id(0);
+  float4 p = pos[i];
+  float ax = 0.0f, ay = 0.0f, az = 0.0f;
+  for (int j = 0; j < n; ++j) {
+    float4 q = pos[j];
+    float dx = q.x - p.x, dy = q.y - p.y, dz = q.z - p.z;
+    float r2 = dx * dx + dy * dy + dz * dz + eps2;
+    float inv = rsqrt(r2);
+    float s = q.w * inv * inv * inv;
+    ax += dx * s;
+    ay += dy * s;
+    az += dz * s;
+  }
+  acc[i] = (float4)(ax, ay, az, 0.0f);
+}
+)CLC";
+
+inline const char *const Sgemm = R"CLC(
+// C = A * B, n x n row-major; one work-item per element of C.
+kernel void sgemm_naive(int n, global const float *restrict A,
+                        global const float *restrict B,
+                        global float *restrict C) {
+  int col = get_global_id(0), row = get_global_id(1);
+  float acc = 0.0f;
+  for (int k = 0; k < n; ++k)
+    acc += A[row * n + k] * B[k * n + col];
+  C[row * n + col] = acc;
+}
+
+#define TS 16
+// The same with TS x TS tiles of A and B staged in local memory.
+kernel __attribute__((reqd_work_group_size(TS, TS, 1)))
+void sgemm_tiled(int n, global const float *restrict A,
+                 global const float *restrict B, global float *restrict C) {
+  local float As[TS][TS], Bs[TS][TS];
+  int lc = get_local_id(0), lr = get_local_id(1);
+  int col = get_global_id(0), row = get_global_id(1);
+  float acc = 0.0f;
+  for (int t = 0; t < n; t += TS) {
+    As[lr][lc] = A[row * n + t + lc];
+    Bs[lr][lc] = B[(t + lr) * n + col];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < TS; ++k)
+      acc += As[lr][k] * Bs[k][lc];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  C[row * n + col] = acc;
+}
+)CLC";
+
+inline const char *const Reduce = R"CLC(
+#define WG 256
+// Each work-item sums a grid-strided slice, then a local-memory tree
+// reduction (8 barriers) leaves one partial sum per work-group.
+kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void reduce(global const float *restrict in, global float *restrict partial,
+            int n) {
+  local float s[WG];
+  int lid = get_local_id(0);
+  float acc = 0.0f;
+  for (int i = get_global_id(0); i < n; i += get_global_size(0))
+    acc += in[i];
+  s[lid] = acc;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int o = WG / 2; o > 0; o >>= 1) {
+    if (lid < o)
+      s[lid] += s[lid + o];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0)
+    partial[get_group_id(0)] = s[0];
+}
+
+// Barrier stress: 2 * iters barriers per work-group, each round passing a
+// value to the neighbouring work-item through local memory.
+kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void barriers(global int *out, int iters) {
+  local int s[WG];
+  int lid = get_local_id(0);
+  int v = get_global_id(0);
+  for (int k = 0; k < iters; ++k) {
+    s[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    v = s[(lid + 1) % WG] + 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[get_global_id(0)] = v;
+}
+)CLC";
+
+// Scans of ints. A work-group of WG items handles a chunk of WG * k
+// consecutive elements, k consecutive ones per work-item: each item sums its
+// k elements, the group scans those sums (collective or local memory), then
+// each item writes its k exclusive prefixes.
+inline const char *const Scan = R"CLC(
+#define WG 256
+#ifdef USE_COLLECTIVES
+int group_scan(int x, local int *tmp, int *total) {
+  int e = work_group_scan_exclusive_add(x);
+  *total = work_group_broadcast(e + x, WG - 1);
+  return e;
+}
+#else
+// Hillis-Steele scan in local memory (double-buffered, 8 steps).
+int group_scan(int x, local int *tmp, int *total) {
+  int lid = get_local_id(0);
+  local int *src = tmp, *dst = tmp + WG;
+  src[lid] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int o = 1; o < WG; o <<= 1) {
+    int v = src[lid];
+    if (lid >= o)
+      v += src[lid - o];
+    dst[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    local int *t = src;
+    src = dst;
+    dst = t;
+  }
+  int incl = src[lid];
+  *total = src[WG - 1];
+  barrier(CLK_LOCAL_MEM_FENCE); // tmp may be reused right after
+  return incl - x;
+}
+#endif
+
+// Pass 1 (and 2): exclusive scan of each chunk into out, chunk totals into
+// sums[group].
+kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void scan_blocks(global const int *restrict in, global int *restrict out,
+                 global int *restrict sums, int n, int k) {
+  local int tmp[2 * WG];
+  int lid = get_local_id(0);
+  int base = get_group_id(0) * WG * k + lid * k;
+  int s = 0;
+  for (int j = 0; j < k; ++j)
+    if (base + j < n)
+      s += in[base + j];
+  int total;
+  int pre = group_scan(s, tmp, &total);
+  for (int j = 0; j < k; ++j)
+    if (base + j < n) {
+      int v = in[base + j];
+      out[base + j] = pre;
+      pre += v;
+    }
+  if (lid == 0)
+    sums[get_group_id(0)] = total;
+}
+
+// Pass 3: add the scanned chunk totals.
+kernel void add_offsets(global int *out, global const int *offsets, int chunk,
+                        int n) {
+  int i = get_global_id(0);
+  if (i < n)
+    out[i] += offsets[i / chunk];
+}
+
+// Single-pass scan with decoupled look-back (OpenCL 1.2 atomics). Groups
+// take their chunk index from an atomic counter, so a group only ever waits
+// for chunks whose groups already started: no deadlock whatever order the
+// implementation runs work-groups in. flags[c]: 0 nothing yet, 1 aggs[c]
+// (chunk total) published, 2 incls[c] (inclusive prefix) published.
+kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void scan_lookback(global const int *restrict in, global int *restrict out,
+                   int n, int k, volatile global int *counter,
+                   volatile global int *flags, volatile global int *aggs,
+                   volatile global int *incls) {
+  local int tmp[2 * WG];
+  local int chunk_l, prefix_l;
+  int lid = get_local_id(0);
+  if (lid == 0)
+    chunk_l = atomic_inc(counter);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int c = chunk_l;
+  int base = c * WG * k + lid * k;
+  int s = 0;
+  for (int j = 0; j < k; ++j)
+    if (base + j < n)
+      s += in[base + j];
+  int total;
+  int pre = group_scan(s, tmp, &total);
+  if (lid == 0) {
+    int prefix = 0;
+    if (c == 0) {
+      incls[0] = total;
+      write_mem_fence(CLK_GLOBAL_MEM_FENCE);
+      atomic_xchg(&flags[0], 2);
+    } else {
+      aggs[c] = total;
+      write_mem_fence(CLK_GLOBAL_MEM_FENCE);
+      atomic_xchg(&flags[c], 1);
+      int j = c - 1;
+      for (;;) {
+        int f = atomic_or(&flags[j], 0);
+        if (f == 0)
+          continue;
+        read_mem_fence(CLK_GLOBAL_MEM_FENCE);
+        if (f == 2) {
+          prefix += incls[j];
+          break;
+        }
+        prefix += aggs[j];
+        --j;
+      }
+      incls[c] = prefix + total;
+      write_mem_fence(CLK_GLOBAL_MEM_FENCE);
+      atomic_xchg(&flags[c], 2);
+    }
+    prefix_l = prefix;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  pre += prefix_l;
+  for (int j = 0; j < k; ++j)
+    if (base + j < n) {
+      int v = in[base + j];
+      out[base + j] = pre;
+      pre += v;
+    }
+}
+)CLC";
+
+inline const char *const Math = R"CLC(
+kernel void math(global const float *restrict x, global float *restrict y) {
+  size_t i = get_global_id(0);
+  float v = x[i];
+  y[i] = sin(v) + exp(v * 0.25f) + log(v) + pow(v, 1.5f);
+}
+)CLC";
+
+} // namespace kernels
+
+#endif // CLCPU_BENCH_KERNELS_H

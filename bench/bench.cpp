@@ -1,0 +1,1340 @@
+// clcpu_bench: the same verified kernels on two OpenCL platforms, side by
+// side. Every repetition runs A then B, so machine noise hits both alike.
+// Per benchmark it prints both medians, the speedup of A over B (B's time
+// divided by A's), and for the memory-bound ones the fraction of the host
+// copy bandwidth measured in the same run. A result that does not verify
+// prints FAIL and no time; a kernel a platform cannot build prints n/a with
+// the reason.
+//
+// Usage: clcpu_bench [--a NAME] [--b NAME|none] [--reps N] [--quick]
+//                    [--only LIST] [--json FILE] [--list]
+// NAME is a substring of CL_PLATFORM_NAME (defaults "clcpu" and "Portable
+// Computing Language", i.e. PoCL). Exit status 1 if anything FAILed or a
+// benchmark was n/a on A.
+#include "Kernels.h"
+
+#include <CL/cl.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#if defined(__SSE__)
+#include <immintrin.h>
+#endif
+
+namespace {
+
+// A failing OpenCL call or a broken setup: the platform's result is FAIL.
+struct ClError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// The platform cannot run this benchmark (build failure, missing feature):
+// its result is n/a.
+struct NotAvailable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+void check(cl_int Err, const char *What) {
+  if (Err != CL_SUCCESS)
+    throw ClError(std::string(What) + " failed (" + std::to_string(Err) + ")");
+}
+
+double nowSec() {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+double median(std::vector<double> V) {
+  if (V.empty())
+    return 0;
+  std::sort(V.begin(), V.end());
+  size_t N = V.size();
+  return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
+}
+
+// Deterministic pseudo-random numbers for inputs (same on every platform).
+struct Lcg {
+  uint64_t S;
+  explicit Lcg(uint64_t Seed) : S(Seed * 2862933555777941757ull + 1) {}
+  uint32_t next() {
+    S = S * 6364136223846793005ull + 1442695040888963407ull;
+    return uint32_t(S >> 33);
+  }
+  float uniform(float Lo, float Hi) {
+    return Lo + (Hi - Lo) * float(next() & 0xffffff) / float(0x1000000);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Platforms
+//===----------------------------------------------------------------------===//
+
+struct Platform {
+  std::string Label; // "A" or "B"
+  std::string Query; // substring asked for
+  std::string Name, Version, Device;
+  cl_platform_id Id = nullptr;
+  cl_device_id Dev = nullptr;
+  cl_context Ctx = nullptr;
+  cl_command_queue Queue = nullptr;
+  bool Collectives = false; // __opencl_c_work_group_collective_functions
+
+  ~Platform() {
+    if (Queue)
+      clReleaseCommandQueue(Queue);
+    if (Ctx)
+      clReleaseContext(Ctx);
+  }
+};
+
+std::string platformString(cl_platform_id P, cl_platform_info What) {
+  char Buf[1024] = {};
+  clGetPlatformInfo(P, What, sizeof Buf - 1, Buf, nullptr);
+  return Buf;
+}
+
+std::string deviceString(cl_device_id D, cl_device_info What) {
+  char Buf[1024] = {};
+  clGetDeviceInfo(D, What, sizeof Buf - 1, Buf, nullptr);
+  return Buf;
+}
+
+bool hasCFeature(cl_device_id D, const char *Feature) {
+  size_t Size = 0;
+  if (clGetDeviceInfo(D, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &Size) !=
+          CL_SUCCESS ||
+      Size == 0)
+    return false;
+  std::vector<cl_name_version> Fs(Size / sizeof(cl_name_version));
+  if (clGetDeviceInfo(D, CL_DEVICE_OPENCL_C_FEATURES, Size, Fs.data(),
+                      nullptr) != CL_SUCCESS)
+    return false;
+  for (const cl_name_version &F : Fs)
+    if (std::strcmp(F.name, Feature) == 0)
+      return true;
+  return false;
+}
+
+// Opens the first platform whose name contains P.Query; prints why not.
+bool openPlatform(Platform &P) {
+  cl_uint N = 0;
+  clGetPlatformIDs(0, nullptr, &N);
+  std::vector<cl_platform_id> Ids(N);
+  if (N)
+    clGetPlatformIDs(N, Ids.data(), nullptr);
+  for (cl_platform_id Id : Ids) {
+    std::string Name = platformString(Id, CL_PLATFORM_NAME);
+    if (Name.find(P.Query) == std::string::npos)
+      continue;
+    P.Id = Id;
+    P.Name = Name;
+    P.Version = platformString(Id, CL_PLATFORM_VERSION);
+    break;
+  }
+  if (!P.Id) {
+    std::fprintf(stderr,
+                 "clcpu_bench: no platform named like \"%s\" (%u platforms; "
+                 "check OCL_ICD_VENDORS)\n",
+                 P.Query.c_str(), N);
+    return false;
+  }
+  cl_int Err = clGetDeviceIDs(P.Id, CL_DEVICE_TYPE_ALL, 1, &P.Dev, nullptr);
+  if (Err == CL_SUCCESS)
+    P.Ctx = clCreateContext(nullptr, 1, &P.Dev, nullptr, nullptr, &Err);
+  if (Err == CL_SUCCESS)
+    P.Queue = clCreateCommandQueueWithProperties(P.Ctx, P.Dev, nullptr, &Err);
+  if (Err != CL_SUCCESS) {
+    std::fprintf(stderr, "clcpu_bench: setting up \"%s\" failed (%d)\n",
+                 P.Name.c_str(), Err);
+    return false;
+  }
+  P.Device = deviceString(P.Dev, CL_DEVICE_NAME);
+  P.Collectives =
+      hasCFeature(P.Dev, "__opencl_c_work_group_collective_functions");
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Benchmark base: one instance per platform and benchmark
+//===----------------------------------------------------------------------===//
+
+struct Sizes {
+  size_t Stream;     // floats for copy / vadd / saxpy / reduce / math
+  int NBody;         // bodies
+  int Gemm;          // matrix order
+  int Scan;          // ints
+  int BarrierGroups; // work-groups of 256 in the barrier stress
+  int BarrierIters;  // rounds of 2 barriers each
+  size_t MapBytes;
+  int BlockingLaunches; // per repetition
+  int BatchLaunches;    // per repetition (one clFinish)
+  int Maps;             // map/unmap pairs per repetition
+  int Builds;           // (cold/warm builds: one per repetition)
+};
+
+Sizes fullSizes() {
+  return {size_t(16) << 20, 16384, 1024, 16 << 20, 512, 64,
+          size_t(64) << 20, 200,   1000, 20,       1};
+}
+
+Sizes quickSizes() {
+  return {size_t(1) << 16, 1024, 128, 1 << 18, 8, 8,
+          size_t(1) << 20, 20,   100, 4,       1};
+}
+
+class Bench {
+public:
+  explicit Bench(Platform &P) : P(P) {}
+  virtual ~Bench() {
+    for (cl_kernel K : Kernels)
+      clReleaseKernel(K);
+    for (cl_program Pr : Programs)
+      clReleaseProgram(Pr);
+    for (cl_mem M : Mems)
+      clReleaseMemObject(M);
+  }
+  Bench(const Bench &) = delete;
+  Bench &operator=(const Bench &) = delete;
+
+  // Builds and allocates; throws NotAvailable or ClError.
+  virtual void setUp() = 0;
+  // One repetition; returns the seconds of one unit (see Spec).
+  virtual double run() = 0;
+  // "" when the last run's results are right, else what is wrong.
+  virtual std::string verify() = 0;
+
+  std::string Note; // shown beside the result (e.g. a substituted variant)
+
+protected:
+  Platform &P;
+  std::vector<cl_mem> Mems;
+  std::vector<cl_program> Programs;
+  std::vector<cl_kernel> Kernels;
+
+  cl_mem buffer(size_t Bytes, const void *Init = nullptr) {
+    cl_int Err = CL_SUCCESS;
+    cl_mem M = clCreateBuffer(P.Ctx, CL_MEM_READ_WRITE, Bytes, nullptr, &Err);
+    check(Err, "clCreateBuffer");
+    Mems.push_back(M);
+    if (Init)
+      check(clEnqueueWriteBuffer(P.Queue, M, CL_TRUE, 0, Bytes, Init, 0,
+                                 nullptr, nullptr),
+            "clEnqueueWriteBuffer");
+    return M;
+  }
+
+  // Builds Src; a build failure is NotAvailable with the first error line.
+  cl_program program(const std::string &Src, const std::string &Options,
+                     bool Keep = true) {
+    const char *S = Src.c_str();
+    cl_int Err = CL_SUCCESS;
+    cl_program Pr = clCreateProgramWithSource(P.Ctx, 1, &S, nullptr, &Err);
+    check(Err, "clCreateProgramWithSource");
+    Err = clBuildProgram(Pr, 1, &P.Dev, Options.c_str(), nullptr, nullptr);
+    if (Err != CL_SUCCESS) {
+      size_t Size = 0;
+      clGetProgramBuildInfo(Pr, P.Dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &Size);
+      std::string Log(Size, '\0');
+      clGetProgramBuildInfo(Pr, P.Dev, CL_PROGRAM_BUILD_LOG, Size, Log.data(),
+                            nullptr);
+      clReleaseProgram(Pr);
+      std::string Line;
+      std::istringstream In(Log);
+      for (std::string L; std::getline(In, L);)
+        if (L.find("error") != std::string::npos) {
+          Line = L;
+          break;
+        }
+      if (Line.size() > 160)
+        Line = Line.substr(0, 160) + "...";
+      throw NotAvailable("build failed (" + std::to_string(Err) + ")" +
+                         (Line.empty() ? "" : ": " + Line));
+    }
+    if (Keep)
+      Programs.push_back(Pr);
+    return Pr;
+  }
+
+  cl_kernel kernel(cl_program Pr, const char *Name) {
+    cl_int Err = CL_SUCCESS;
+    cl_kernel K = clCreateKernel(Pr, Name, &Err);
+    check(Err, "clCreateKernel");
+    Kernels.push_back(K);
+    return K;
+  }
+
+  template <class... Ts> void args(cl_kernel K, const Ts &...As) {
+    cl_uint I = 0;
+    (check(clSetKernelArg(K, I++, sizeof(Ts), &As), "clSetKernelArg"), ...);
+  }
+
+  void launch(cl_kernel K, cl_uint Dims, const size_t *Global,
+              const size_t *Local = nullptr) {
+    check(clEnqueueNDRangeKernel(P.Queue, K, Dims, nullptr, Global, Local, 0,
+                                 nullptr, nullptr),
+          "clEnqueueNDRangeKernel");
+  }
+
+  void finish() { check(clFinish(P.Queue), "clFinish"); }
+
+  template <class T> std::vector<T> read(cl_mem M, size_t Count) {
+    std::vector<T> V(Count);
+    check(clEnqueueReadBuffer(P.Queue, M, CL_TRUE, 0, Count * sizeof(T),
+                              V.data(), 0, nullptr, nullptr),
+          "clEnqueueReadBuffer");
+    return V;
+  }
+
+  static std::string mismatch(const char *What, size_t I, double Got,
+                              double Want) {
+    char Buf[160];
+    std::snprintf(Buf, sizeof Buf, "%s[%zu] = %.9g, expected %.9g", What, I,
+                  Got, Want);
+    return Buf;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// The benchmarks
+//===----------------------------------------------------------------------===//
+
+class LaunchBench : public Bench {
+public:
+  LaunchBench(Platform &P, bool Batched, int Count)
+      : Bench(P), Batched(Batched), Count(Count) {}
+  void setUp() override { K = kernel(program(kernels::Empty, ""), "empty"); }
+  double run() override {
+    size_t One = 1;
+    double T0 = nowSec();
+    if (Batched) {
+      for (int I = 0; I < Count; ++I)
+        launch(K, 1, &One, &One);
+      finish();
+    } else {
+      for (int I = 0; I < Count; ++I) {
+        launch(K, 1, &One, &One);
+        finish();
+      }
+    }
+    return (nowSec() - T0) / Count;
+  }
+  std::string verify() override { return ""; } // clFinish succeeded
+
+private:
+  bool Batched;
+  int Count;
+  cl_kernel K = nullptr;
+};
+
+// copy, vadd, saxpy over N floats (integer values: every result is exact).
+class StreamBench : public Bench {
+public:
+  enum Kind { Copy, Vadd, Saxpy };
+  StreamBench(Platform &P, Kind Which, size_t N)
+      : Bench(P), Which(Which), N(N) {}
+  void setUp() override {
+    X.resize(N);
+    Y.resize(N);
+    for (size_t I = 0; I < N; ++I) {
+      X[I] = float(I % 1000);
+      Y[I] = float((I * 7) % 1000);
+    }
+    BX = buffer(N * 4, X.data());
+    BY = buffer(N * 4, Y.data());
+    if (Which == Vadd)
+      BZ = buffer(N * 4, Y.data());
+    cl_program Pr = program(kernels::Stream, "");
+    static const char *const Names[] = {"copy", "vadd", "saxpy"};
+    K = kernel(Pr, Names[Which]);
+    if (Which == Copy)
+      args(K, BX, BY);
+    else if (Which == Vadd)
+      args(K, BX, BY, BZ);
+    else
+      args(K, BY, BX, A);
+  }
+  double run() override {
+    double T0 = nowSec();
+    launch(K, 1, &N);
+    finish();
+    ++Runs;
+    return nowSec() - T0;
+  }
+  std::string verify() override {
+    std::vector<float> Out = read<float>(Which == Vadd ? BZ : BY, N);
+    for (size_t I = 0; I < N; ++I) {
+      float Want = Which == Copy   ? X[I]
+                   : Which == Vadd ? X[I] + Y[I]
+                                   : Y[I] + float(Runs) * A * X[I];
+      if (Out[I] != Want)
+        return mismatch("out", I, Out[I], Want);
+    }
+    return "";
+  }
+
+private:
+  Kind Which;
+  size_t N;
+  float A = 2.0f;
+  int Runs = 0;
+  std::vector<float> X, Y;
+  cl_mem BX = nullptr, BY = nullptr, BZ = nullptr;
+  cl_kernel K = nullptr;
+};
+
+class NBodyBench : public Bench {
+public:
+  NBodyBench(Platform &P, int N) : Bench(P), N(N) {}
+  void setUp() override {
+    Lcg R(42);
+    Pos.resize(size_t(N) * 4);
+    for (int I = 0; I < N; ++I) {
+      Pos[4 * I] = R.uniform(-1, 1);
+      Pos[4 * I + 1] = R.uniform(-1, 1);
+      Pos[4 * I + 2] = R.uniform(-1, 1);
+      Pos[4 * I + 3] = R.uniform(0.5f, 1);
+    }
+    BPos = buffer(Pos.size() * 4, Pos.data());
+    BAcc = buffer(Pos.size() * 4);
+    K = kernel(program(kernels::NBody, ""), "nbody");
+    args(K, BPos, BAcc, N, Eps2);
+  }
+  double run() override {
+    size_t G = N;
+    double T0 = nowSec();
+    launch(K, 1, &G);
+    finish();
+    return nowSec() - T0;
+  }
+  std::string verify() override {
+    std::vector<float> Acc = read<float>(BAcc, size_t(N) * 4);
+    int Step = N > 1024 ? N / 61 : 1; // a sample of bodies at full size
+    for (int I = 0; I < N; I += Step) {
+      double A[3] = {}, Mag[3] = {};
+      for (int J = 0; J < N; ++J) {
+        double D[3];
+        for (int C = 0; C < 3; ++C)
+          D[C] = double(Pos[4 * J + C]) - Pos[4 * I + C];
+        double R2 = D[0] * D[0] + D[1] * D[1] + D[2] * D[2] + Eps2;
+        double S = Pos[4 * J + 3] / (R2 * std::sqrt(R2));
+        for (int C = 0; C < 3; ++C) {
+          A[C] += D[C] * S;
+          Mag[C] += std::fabs(D[C] * S);
+        }
+      }
+      for (int C = 0; C < 3; ++C)
+        if (!(std::fabs(Acc[4 * I + C] - A[C]) <= 1e-4 * Mag[C] + 1e-6))
+          return mismatch("acc", 4 * I + C, Acc[4 * I + C], A[C]);
+    }
+    return "";
+  }
+
+private:
+  int N;
+  float Eps2 = 0.01f;
+  std::vector<float> Pos;
+  cl_mem BPos = nullptr, BAcc = nullptr;
+  cl_kernel K = nullptr;
+};
+
+// Naive or tiled n x n sgemm; small integer inputs make every sum exact.
+class GemmBench : public Bench {
+public:
+  GemmBench(Platform &P, bool Tiled, int N) : Bench(P), Tiled(Tiled), N(N) {}
+  void setUp() override {
+    A.resize(size_t(N) * N);
+    B.resize(size_t(N) * N);
+    for (int I = 0; I < N; ++I)
+      for (int J = 0; J < N; ++J) {
+        A[size_t(I) * N + J] = float((I * 7 + J * 3) % 5 - 2);
+        B[size_t(I) * N + J] = float((I * 5 + J * 11) % 7 - 3);
+      }
+    BA = buffer(A.size() * 4, A.data());
+    BB = buffer(B.size() * 4, B.data());
+    BC = buffer(A.size() * 4);
+    K = kernel(program(kernels::Sgemm, ""),
+               Tiled ? "sgemm_tiled" : "sgemm_naive");
+    args(K, N, BA, BB, BC);
+  }
+  double run() override {
+    size_t G[2] = {size_t(N), size_t(N)}, L[2] = {16, 16};
+    double T0 = nowSec();
+    launch(K, 2, G, Tiled ? L : nullptr);
+    finish();
+    return nowSec() - T0;
+  }
+  std::string verify() override {
+    std::vector<float> C = read<float>(BC, size_t(N) * N);
+    int Step = N > 256 ? N / 13 : 1; // whole rows, a sample at full size
+    for (int I = 0; I < N; I += Step)
+      for (int J = 0; J < N; ++J) {
+        float Want = 0;
+        for (int K2 = 0; K2 < N; ++K2)
+          Want += A[size_t(I) * N + K2] * B[size_t(K2) * N + J];
+        if (C[size_t(I) * N + J] != Want)
+          return mismatch("C", size_t(I) * N + J, C[size_t(I) * N + J], Want);
+      }
+    return "";
+  }
+
+private:
+  bool Tiled;
+  int N;
+  std::vector<float> A, B;
+  cl_mem BA = nullptr, BB = nullptr, BC = nullptr;
+  cl_kernel K = nullptr;
+};
+
+// Sum of N floats into one partial sum per work-group of 256.
+class ReduceBench : public Bench {
+public:
+  ReduceBench(Platform &P, size_t N) : Bench(P), N(N) {}
+  void setUp() override {
+    G = std::max<size_t>(256, std::min<size_t>(65536, N / 256) / 256 * 256);
+    In.resize(N);
+    for (size_t I = 0; I < N; ++I)
+      In[I] = float((I * 7) % 16);
+    BIn = buffer(N * 4, In.data());
+    BOut = buffer(G / 256 * 4);
+    K = kernel(program(kernels::Reduce, ""), "reduce");
+    args(K, BIn, BOut, int(N));
+  }
+  double run() override {
+    size_t L = 256;
+    double T0 = nowSec();
+    launch(K, 1, &G, &L);
+    finish();
+    return nowSec() - T0;
+  }
+  std::string verify() override {
+    // Every partial sum is an integer below 2^24: exact in any order.
+    std::vector<double> Want(G / 256);
+    for (size_t I = 0; I < N; ++I)
+      Want[(I % G) / 256] += In[I];
+    std::vector<float> Got = read<float>(BOut, G / 256);
+    for (size_t I = 0; I < Want.size(); ++I)
+      if (Got[I] != Want[I])
+        return mismatch("partial", I, Got[I], Want[I]);
+    return "";
+  }
+
+private:
+  size_t N, G = 0;
+  std::vector<float> In;
+  cl_mem BIn = nullptr, BOut = nullptr;
+  cl_kernel K = nullptr;
+};
+
+class BarrierBench : public Bench {
+public:
+  BarrierBench(Platform &P, int Groups, int Iters)
+      : Bench(P), Groups(Groups), Iters(Iters) {}
+  void setUp() override {
+    BOut = buffer(size_t(Groups) * 256 * 4);
+    K = kernel(program(kernels::Reduce, ""), "barriers");
+    args(K, BOut, Iters);
+  }
+  double run() override {
+    size_t G = size_t(Groups) * 256, L = 256;
+    double T0 = nowSec();
+    launch(K, 1, &G, &L);
+    finish();
+    return nowSec() - T0;
+  }
+  std::string verify() override {
+    std::vector<int> Out = read<int>(BOut, size_t(Groups) * 256);
+    for (int Gr = 0; Gr < Groups; ++Gr)
+      for (int L = 0; L < 256; ++L) {
+        int Want = Gr * 256 + (L + Iters) % 256 + Iters;
+        if (Out[size_t(Gr) * 256 + L] != Want)
+          return mismatch("out", size_t(Gr) * 256 + L,
+                          Out[size_t(Gr) * 256 + L], Want);
+      }
+    return "";
+  }
+
+private:
+  int Groups, Iters;
+  cl_mem BOut = nullptr;
+  cl_kernel K = nullptr;
+};
+
+// Exclusive scan of N ints: three passes with work-group collectives (or,
+// without them, the local-memory group scan), three passes with the local
+// memory group scan, or one pass with decoupled look-back.
+class ScanBench : public Bench {
+public:
+  enum Kind { Collective, Local, LookBack };
+  ScanBench(Platform &P, Kind Which, int N) : Bench(P), Which(Which), N(N) {}
+  void setUp() override {
+    In.resize(N);
+    for (int I = 0; I < N; ++I)
+      In[I] = (I * 7 + 3) % 16;
+    Chunks = (N + Chunk - 1) / Chunk;
+    BIn = buffer(size_t(N) * 4, In.data());
+    BOut = buffer(size_t(N) * 4);
+    std::string Options = "-cl-std=CL1.2";
+    if (Which == Collective) {
+      if (P.Collectives)
+        Options = "-cl-std=CL3.0 -DUSE_COLLECTIVES";
+      else
+        Note = "no work-group collectives: ran the local-memory scan";
+    }
+    cl_program Pr = program(kernels::Scan, Options);
+    if (Which == LookBack) {
+      int Zero = 0;
+      BCounter = buffer(4, &Zero);
+      BFlags = buffer(size_t(Chunks) * 4);
+      cl_mem Aggs = buffer(size_t(Chunks) * 4);
+      cl_mem Incls = buffer(size_t(Chunks) * 4);
+      KLook = kernel(Pr, "scan_lookback");
+      args(KLook, BIn, BOut, N, K, BCounter, BFlags, Aggs, Incls);
+      return;
+    }
+    cl_mem Sums = buffer(size_t(Chunks) * 4);
+    cl_mem Offsets = buffer(size_t(Chunks) * 4);
+    cl_mem Dummy = buffer(4);
+    KBlocks = kernel(Pr, "scan_blocks");
+    args(KBlocks, BIn, BOut, Sums, N, K);
+    KSums = kernel(Pr, "scan_blocks");
+    args(KSums, Sums, Offsets, Dummy, Chunks, (Chunks + 255) / 256);
+    KAdd = kernel(Pr, "add_offsets");
+    args(KAdd, BOut, Offsets, Chunk, N);
+  }
+  double run() override {
+    size_t L = 256, G = size_t(Chunks) * 256, GN = size_t(N);
+    double T0 = nowSec();
+    if (Which == LookBack) {
+      int Zero = 0;
+      check(clEnqueueFillBuffer(P.Queue, BCounter, &Zero, 4, 0, 4, 0, nullptr,
+                                nullptr),
+            "clEnqueueFillBuffer");
+      check(clEnqueueFillBuffer(P.Queue, BFlags, &Zero, 4, 0,
+                                size_t(Chunks) * 4, 0, nullptr, nullptr),
+            "clEnqueueFillBuffer");
+      launch(KLook, 1, &G, &L);
+    } else {
+      launch(KBlocks, 1, &G, &L);
+      launch(KSums, 1, &L, &L);
+      launch(KAdd, 1, &GN);
+    }
+    finish();
+    return nowSec() - T0;
+  }
+  std::string verify() override {
+    std::vector<int> Out = read<int>(BOut, N);
+    int Sum = 0;
+    for (int I = 0; I < N; ++I) {
+      if (Out[I] != Sum)
+        return mismatch("out", I, Out[I], Sum);
+      Sum += In[I];
+    }
+    return "";
+  }
+
+private:
+  static constexpr int K = 8, Chunk = 256 * K;
+  Kind Which;
+  int N, Chunks = 0;
+  std::vector<int> In;
+  cl_mem BIn = nullptr, BOut = nullptr, BCounter = nullptr, BFlags = nullptr;
+  cl_kernel KBlocks = nullptr, KSums = nullptr, KAdd = nullptr, KLook = nullptr;
+};
+
+double mathRef(float X) {
+  double V = X;
+  return std::sin(V) + std::exp(double(X * 0.25f)) + std::log(V) +
+         std::pow(V, 1.5);
+}
+
+double mathMag(float X) {
+  double V = X;
+  return std::fabs(std::sin(V)) + std::exp(double(X * 0.25f)) +
+         std::fabs(std::log(V)) + std::pow(V, 1.5);
+}
+
+// sin + exp + log + pow; each within a few ulp of the exact value.
+std::string checkMath(const std::vector<float> &X, const std::vector<float> &Y,
+                      size_t Step) {
+  for (size_t I = 0; I < X.size(); I += Step)
+    if (!(std::fabs(Y[I] - mathRef(X[I])) <= 1e-5 * mathMag(X[I])))
+      return "y[" + std::to_string(I) + "] = " + std::to_string(Y[I]) +
+             ", expected " + std::to_string(mathRef(X[I])) +
+             " (x = " + std::to_string(X[I]) + ")";
+  return "";
+}
+
+class MathBench : public Bench {
+public:
+  MathBench(Platform &P, size_t N) : Bench(P), N(N) {}
+  void setUp() override {
+    Lcg R(7);
+    X.resize(N);
+    for (float &V : X)
+      V = R.uniform(0.1f, 20.0f);
+    BX = buffer(N * 4, X.data());
+    BY = buffer(N * 4);
+    K = kernel(program(kernels::Math, ""), "math");
+    args(K, BX, BY);
+  }
+  double run() override {
+    double T0 = nowSec();
+    launch(K, 1, &N);
+    finish();
+    return nowSec() - T0;
+  }
+  std::string verify() override {
+    return checkMath(X, read<float>(BY, N), N > 65536 ? 7 : 1);
+  }
+
+private:
+  size_t N;
+  std::vector<float> X;
+  cl_mem BX = nullptr, BY = nullptr;
+  cl_kernel K = nullptr;
+};
+
+// clBuildProgram of a realistic program (nbody + math kernels):
+//   Cold:  a source no cache can hold (a fresh nonce kernel every time);
+//   Warm:  the same source as before, in a new program object;
+//   First: cold build plus clCreateKernel and the first launch of `math`
+//          (1024 items) until clFinish: what a user waits for.
+class BuildBench : public Bench {
+public:
+  enum Kind { Cold, Warm, First };
+  BuildBench(Platform &P, Kind Which) : Bench(P), Which(Which) {}
+  void setUp() override {
+    std::random_device Rd;
+    Nonce = (uint64_t(Rd()) << 32) ^ Rd() ^ uint64_t(nowSec() * 1e9);
+    Lcg R(3);
+    X.resize(1024);
+    for (float &V : X)
+      V = R.uniform(0.1f, 20.0f);
+    BX = buffer(X.size() * 4, X.data());
+    BY = buffer(X.size() * 4);
+    Same = source(); // the warm source, built once now (fills caches)
+    cl_program Pr = program(Same, "", false);
+    clReleaseProgram(Pr);
+    if (Which == First) // the first launch also warms the launch path
+      run();
+  }
+  double run() override {
+    std::string Src = Which == Warm ? Same : source();
+    double T0 = nowSec();
+    cl_program Pr = program(Src, "", false);
+    double T1 = nowSec();
+    if (Which != First) {
+      clReleaseProgram(Pr);
+      return T1 - T0;
+    }
+    cl_int Err = CL_SUCCESS;
+    cl_kernel K = clCreateKernel(Pr, "math", &Err);
+    if (Err == CL_SUCCESS)
+      Err = clSetKernelArg(K, 0, sizeof BX, &BX);
+    if (Err == CL_SUCCESS)
+      Err = clSetKernelArg(K, 1, sizeof BY, &BY);
+    size_t G = X.size();
+    if (Err == CL_SUCCESS)
+      Err = clEnqueueNDRangeKernel(P.Queue, K, 1, nullptr, &G, nullptr, 0,
+                                   nullptr, nullptr);
+    if (Err == CL_SUCCESS)
+      Err = clFinish(P.Queue);
+    double T2 = nowSec();
+    if (K)
+      clReleaseKernel(K);
+    clReleaseProgram(Pr);
+    check(Err, "first launch");
+    return T2 - T0;
+  }
+  std::string verify() override {
+    if (Which != First)
+      return ""; // a failing build throws
+    return checkMath(X, read<float>(BY, X.size()), 1);
+  }
+
+private:
+  std::string source() {
+    uint64_t N = Nonce + Count++;
+    return std::string(kernels::NBody) + kernels::Math + "kernel void nonce_" +
+           std::to_string(N) +
+           "(global ulong *p) { p[0] = " + std::to_string(N) + "ul; }\n";
+  }
+  Kind Which;
+  uint64_t Nonce = 0, Count = 0;
+  std::string Same;
+  std::vector<float> X;
+  cl_mem BX = nullptr, BY = nullptr;
+};
+
+// Blocking clEnqueueMapBuffer (read/write, whole buffer) + unmap + clFinish.
+class MapBench : public Bench {
+public:
+  MapBench(Platform &P, size_t Bytes, int Count)
+      : Bench(P), Bytes(Bytes), Count(Count) {}
+  void setUp() override {
+    std::vector<uint32_t> Init(Bytes / 4);
+    for (size_t I = 0; I < Init.size(); ++I)
+      Init[I] = uint32_t(I * 2654435761u);
+    B = buffer(Bytes, Init.data());
+  }
+  double run() override {
+    double T0 = nowSec();
+    for (int I = 0; I < Count; ++I) {
+      cl_int Err = CL_SUCCESS;
+      void *Ptr =
+          clEnqueueMapBuffer(P.Queue, B, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                             Bytes, 0, nullptr, nullptr, &Err);
+      check(Err, "clEnqueueMapBuffer");
+      check(clEnqueueUnmapMemObject(P.Queue, B, Ptr, 0, nullptr, nullptr),
+            "clEnqueueUnmapMemObject");
+      finish();
+    }
+    return (nowSec() - T0) / Count;
+  }
+  std::string verify() override {
+    cl_int Err = CL_SUCCESS;
+    auto *Ptr = static_cast<uint32_t *>(clEnqueueMapBuffer(
+        P.Queue, B, CL_TRUE, CL_MAP_READ, 0, Bytes, 0, nullptr, nullptr, &Err));
+    check(Err, "clEnqueueMapBuffer");
+    std::string Why;
+    for (size_t I = 0; I < Bytes / 4 && Why.empty(); I += 1021)
+      if (Ptr[I] != uint32_t(I * 2654435761u))
+        Why = mismatch("mapped", I, Ptr[I], uint32_t(I * 2654435761u));
+    check(clEnqueueUnmapMemObject(P.Queue, B, Ptr, 0, nullptr, nullptr),
+          "clEnqueueUnmapMemObject");
+    finish();
+    return Why;
+  }
+
+private:
+  size_t Bytes;
+  int Count;
+  cl_mem B = nullptr;
+};
+
+//===----------------------------------------------------------------------===//
+// Host copy bandwidth
+//===----------------------------------------------------------------------===//
+
+// Copies Bytes from Src to Dst with non-temporal stores, split over Threads
+// threads; returns seconds.
+double streamCopy(float *Dst, const float *Src, size_t Bytes, int Threads) {
+  auto Part = [&](size_t Begin, size_t End) {
+#if defined(__SSE__)
+    for (size_t I = Begin; I < End; I += 16) {
+      __m128 A = _mm_load_ps(Src + I), B = _mm_load_ps(Src + I + 4),
+             C = _mm_load_ps(Src + I + 8), D = _mm_load_ps(Src + I + 12);
+      _mm_stream_ps(Dst + I, A);
+      _mm_stream_ps(Dst + I + 4, B);
+      _mm_stream_ps(Dst + I + 8, C);
+      _mm_stream_ps(Dst + I + 12, D);
+    }
+    _mm_sfence();
+#else
+    std::memcpy(Dst + Begin, Src + Begin, (End - Begin) * 4);
+#endif
+  };
+  size_t N = Bytes / 4, Per = N / Threads / 16 * 16;
+  double T0 = nowSec();
+  std::vector<std::thread> Ts;
+  for (int T = 1; T < Threads; ++T)
+    Ts.emplace_back(Part, Per * T, T + 1 == Threads ? N : Per * (T + 1));
+  Part(0, Threads == 1 ? N : Per);
+  for (std::thread &T : Ts)
+    T.join();
+  return nowSec() - T0;
+}
+
+struct HostCopy {
+  double StreamGBs = 0; // the reference: max of the two below
+  double Stream1GBs = 0, StreamNGBs = 0, MemcpyGBs = 0;
+  int Threads = 1;
+  size_t Bytes = 0;
+};
+
+HostCopy measureHostCopy(size_t Bytes, int Reps) {
+  HostCopy H;
+  H.Bytes = Bytes;
+  H.Threads = std::max(1u, std::thread::hardware_concurrency());
+  auto *Src = static_cast<float *>(std::aligned_alloc(64, Bytes));
+  auto *Dst = static_cast<float *>(std::aligned_alloc(64, Bytes));
+  for (size_t I = 0; I < Bytes / 4; ++I)
+    Src[I] = float(I), Dst[I] = 0;
+  std::vector<double> S1, SN, M;
+  streamCopy(Dst, Src, Bytes, H.Threads); // warm-up
+  for (int R = 0; R < Reps; ++R) {
+    S1.push_back(streamCopy(Dst, Src, Bytes, 1));
+    SN.push_back(streamCopy(Dst, Src, Bytes, H.Threads));
+    double T0 = nowSec();
+    std::memcpy(Dst, Src, Bytes);
+    M.push_back(nowSec() - T0);
+  }
+  // Bytes read plus bytes written, as for the kernels. The reference is the
+  // better of one thread and all threads (on a busy machine the extra
+  // threads may only add contention).
+  H.Stream1GBs = 2.0 * Bytes / 1e9 / median(S1);
+  H.StreamNGBs = 2.0 * Bytes / 1e9 / median(SN);
+  H.StreamGBs = std::max(H.Stream1GBs, H.StreamNGBs);
+  H.MemcpyGBs = 2.0 * Bytes / 1e9 / median(M);
+  std::free(Src);
+  std::free(Dst);
+  return H;
+}
+
+//===----------------------------------------------------------------------===//
+// Benchmark table and driver
+//===----------------------------------------------------------------------===//
+
+struct Spec {
+  std::string Name;
+  std::string Unit;
+  double Work;      // throughput: units of Unit x seconds per run; 0: a time
+  double TimeScale; // time: seconds -> Unit
+  bool VsCopy;      // a GB/s figure compared with the host copy
+  std::string What;
+  std::function<std::unique_ptr<Bench>(Platform &)> Make;
+};
+
+std::vector<Spec> specs(const Sizes &S) {
+  using B = std::unique_ptr<Bench>;
+  double GB = 1e9;
+  double SN = double(S.Stream);
+  std::vector<Spec> V;
+  V.push_back({"launch_blocking", "us", 0, 1e6, false,
+               "empty kernel, enqueue + clFinish each", [=](Platform &P) -> B {
+                 return std::make_unique<LaunchBench>(P, false,
+                                                      S.BlockingLaunches);
+               }});
+  V.push_back({"launch_batched", "us", 0, 1e6, false,
+               "empty kernel, " + std::to_string(S.BatchLaunches) +
+                   " enqueues then one clFinish, per launch",
+               [=](Platform &P) -> B {
+                 return std::make_unique<LaunchBench>(P, true, S.BatchLaunches);
+               }});
+  const char *KindNames[] = {"copy", "vadd", "saxpy"};
+  const double KindBytes[] = {8, 12, 12};
+  for (int K = 0; K < 3; ++K)
+    V.push_back({KindNames[K], "GB/s", KindBytes[K] * SN / GB, 0, true,
+                 std::to_string(S.Stream >> 20) + "M floats",
+                 [=](Platform &P) -> B {
+                   return std::make_unique<StreamBench>(P, StreamBench::Kind(K),
+                                                        S.Stream);
+                 }});
+  V.push_back({"nbody", "GFLOP/s", 20.0 * S.NBody * double(S.NBody) / GB, 0,
+               false,
+               std::to_string(S.NBody) + " bodies, float4, rsqrt, 20 flop/pair",
+               [=](Platform &P) -> B {
+                 return std::make_unique<NBodyBench>(P, S.NBody);
+               }});
+  double GemmFlop = 2.0 * S.Gemm * double(S.Gemm) * S.Gemm / GB;
+  std::string GemmN = std::to_string(S.Gemm);
+  V.push_back({"sgemm_naive", "GFLOP/s", GemmFlop, 0, false,
+               GemmN + "^2, one work-item per output", [=](Platform &P) -> B {
+                 return std::make_unique<GemmBench>(P, false, S.Gemm);
+               }});
+  V.push_back({"sgemm_tiled", "GFLOP/s", GemmFlop, 0, false,
+               GemmN + "^2, 16x16 __local tiles, barriers",
+               [=](Platform &P) -> B {
+                 return std::make_unique<GemmBench>(P, true, S.Gemm);
+               }});
+  V.push_back({"reduce_local", "GB/s", 4 * SN / GB, 0, true,
+               "sum of " + std::to_string(S.Stream >> 20) +
+                   "M floats, local-memory tree, barriers",
+               [=](Platform &P) -> B {
+                 return std::make_unique<ReduceBench>(P, S.Stream);
+               }});
+  V.push_back({"barrier_stress", "ms", 0, 1e3, false,
+               std::to_string(S.BarrierGroups) + " groups x 256, " +
+                   std::to_string(2 * S.BarrierIters) + " barriers each",
+               [=](Platform &P) -> B {
+                 return std::make_unique<BarrierBench>(P, S.BarrierGroups,
+                                                       S.BarrierIters);
+               }});
+  double ScanGB = 8.0 * S.Scan / GB;
+  std::string ScanN = std::to_string(S.Scan >> 20) + "M ints";
+  if (S.Scan < (1 << 20))
+    ScanN = std::to_string(S.Scan >> 10) + "K ints";
+  V.push_back({"scan_wg", "GB/s", ScanGB, 0, true,
+               ScanN + ", 3 passes, work_group_scan_exclusive_add",
+               [=](Platform &P) -> B {
+                 return std::make_unique<ScanBench>(P, ScanBench::Collective,
+                                                    S.Scan);
+               }});
+  V.push_back({"scan_local", "GB/s", ScanGB, 0, true,
+               ScanN + ", 3 passes, local-memory scan (OpenCL 1.2)",
+               [=](Platform &P) -> B {
+                 return std::make_unique<ScanBench>(P, ScanBench::Local,
+                                                    S.Scan);
+               }});
+  V.push_back({"scan_lookback", "GB/s", ScanGB, 0, true,
+               ScanN + ", 1 pass, decoupled look-back (1.2 atomics)",
+               [=](Platform &P) -> B {
+                 return std::make_unique<ScanBench>(P, ScanBench::LookBack,
+                                                    S.Scan);
+               }});
+  V.push_back(
+      {"math", "Gelem/s", SN / GB, 0, false,
+       "sin+exp+log+pow, " + std::to_string(S.Stream >> 20) + "M floats",
+       [=](Platform &P) -> B {
+         return std::make_unique<MathBench>(P, S.Stream);
+       }});
+  V.push_back({"build_cold", "ms", 0, 1e3, false,
+               "clBuildProgram, new source (nonce)", [](Platform &P) -> B {
+                 return std::make_unique<BuildBench>(P, BuildBench::Cold);
+               }});
+  V.push_back({"build_warm", "ms", 0, 1e3, false,
+               "clBuildProgram, same source again", [](Platform &P) -> B {
+                 return std::make_unique<BuildBench>(P, BuildBench::Warm);
+               }});
+  V.push_back({"first_launch", "ms", 0, 1e3, false,
+               "new source: build + first enqueue + clFinish",
+               [](Platform &P) -> B {
+                 return std::make_unique<BuildBench>(P, BuildBench::First);
+               }});
+  V.push_back({"map_unmap", "us", 0, 1e6, false,
+               std::to_string(S.MapBytes >> 20) +
+                   " MiB, blocking map (r/w) + unmap + clFinish",
+               [=](Platform &P) -> B {
+                 return std::make_unique<MapBench>(P, S.MapBytes, S.Maps);
+               }});
+  return V;
+}
+
+// One platform's outcome of one benchmark.
+struct Outcome {
+  std::string Status = "ok"; // ok, FAIL, n/a
+  std::string Why, Note;
+  std::vector<double> Samples; // seconds per unit
+};
+
+struct Row {
+  const Spec *S;
+  Outcome O[2];
+};
+
+// A hung kernel must not hang the benchmark: SIGALRM reports and exits.
+char Current[256] = "";
+void onAlarm(int) {
+  const char Msg[] = "\nclcpu_bench: TIMEOUT in ";
+  ssize_t R = write(2, Msg, sizeof Msg - 1);
+  R = write(2, Current, std::strlen(Current));
+  R = write(2, "\n", 1);
+  (void)R;
+  _exit(3);
+}
+
+void runRow(Row &R, std::vector<Platform *> &Ps, int Reps) {
+  const Spec &S = *R.S;
+  std::unique_ptr<Bench> Bs[2];
+  alarm(unsigned(120 + 30 * Reps));
+  auto Guard = [&](size_t I, const std::function<void()> &F) {
+    Outcome &O = R.O[I];
+    std::snprintf(Current, sizeof Current, "%s on %s", S.Name.c_str(),
+                  Ps[I]->Name.c_str());
+    try {
+      F();
+    } catch (const NotAvailable &E) {
+      O.Status = "n/a", O.Why = E.what();
+    } catch (const std::exception &E) {
+      O.Status = "FAIL", O.Why = E.what();
+    }
+    if (O.Status != "ok")
+      O.Samples.clear(), Bs[I].reset();
+  };
+  auto Verify = [&](size_t I) {
+    std::string Why = Bs[I]->verify();
+    if (!Why.empty())
+      R.O[I].Status = "FAIL", R.O[I].Why = "wrong result: " + Why;
+  };
+  for (size_t I = 0; I < Ps.size(); ++I)
+    Guard(I, [&] {
+      Bs[I] = S.Make(*Ps[I]);
+      Bs[I]->setUp();
+      Bs[I]->run(); // warm-up, then a first check
+      Verify(I);
+      R.O[I].Note = Bs[I]->Note;
+    });
+  for (int Rep = 0; Rep < Reps; ++Rep)
+    for (size_t I = 0; I < Ps.size(); ++I)
+      if (Bs[I])
+        Guard(I, [&] { R.O[I].Samples.push_back(Bs[I]->run()); });
+  for (size_t I = 0; I < Ps.size(); ++I)
+    if (Bs[I])
+      Guard(I, [&] { Verify(I); });
+  for (auto &B : Bs)
+    B.reset();
+  alarm(0);
+}
+
+double value(const Spec &S, double Seconds) {
+  return S.Work > 0 ? S.Work / Seconds : Seconds * S.TimeScale;
+}
+
+std::string fmt(double V) {
+  char Buf[32];
+  double A = std::fabs(V);
+  std::snprintf(Buf, sizeof Buf,
+                A >= 1000  ? "%.0f"
+                : A >= 100 ? "%.1f"
+                : A >= 10  ? "%.2f"
+                           : "%.3f",
+                V);
+  return Buf;
+}
+
+std::string jsonEscape(const std::string &S) {
+  std::string R;
+  for (char C : S) {
+    if (C == '"' || C == '\\')
+      R += '\\', R += C;
+    else if (static_cast<unsigned char>(C) < 0x20) {
+      char Buf[8];
+      std::snprintf(Buf, sizeof Buf, "\\u%04x", C);
+      R += Buf;
+    } else
+      R += C;
+  }
+  return R;
+}
+
+std::string jsonNum(double V) {
+  if (!std::isfinite(V))
+    return "null";
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, "%.6g", V);
+  return Buf;
+}
+
+std::string cpuModel() {
+  std::ifstream In("/proc/cpuinfo");
+  for (std::string L; std::getline(In, L);)
+    if (L.rfind("model name", 0) == 0) {
+      size_t C = L.find(':');
+      return C == std::string::npos ? L : L.substr(C + 2);
+    }
+  return "unknown";
+}
+
+void usage() {
+  std::fprintf(
+      stderr,
+      "usage: clcpu_bench [--a NAME] [--b NAME|none] [--reps N] [--quick]\n"
+      "                   [--only LIST] [--json FILE] [--list]\n"
+      "  NAME: substring of the platform name (A: clcpu, B: Portable "
+      "Computing Language)\n"
+      "  LIST: comma-separated benchmark names (see --list)\n");
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  std::string QA = "clcpu", QB = "Portable Computing Language", Json, Only;
+  int Reps = 5;
+  bool Quick = false, List = false;
+  for (int I = 1; I < Argc; ++I) {
+    std::string Arg = Argv[I];
+    auto Next = [&]() -> std::string {
+      if (I + 1 >= Argc) {
+        usage();
+        std::exit(2);
+      }
+      return Argv[++I];
+    };
+    if (Arg == "--a")
+      QA = Next();
+    else if (Arg == "--b")
+      QB = Next();
+    else if (Arg == "--reps")
+      Reps = std::atoi(Next().c_str());
+    else if (Arg == "--quick")
+      Quick = true;
+    else if (Arg == "--only")
+      Only = Next();
+    else if (Arg == "--json")
+      Json = Next();
+    else if (Arg == "--list")
+      List = true;
+    else {
+      usage();
+      return 2;
+    }
+  }
+  if (Reps < 1) {
+    usage();
+    return 2;
+  }
+  Sizes Sz = Quick ? quickSizes() : fullSizes();
+  std::vector<Spec> All = specs(Sz);
+  if (List) {
+    for (const Spec &S : All)
+      std::printf("%-16s %-8s %s\n", S.Name.c_str(), S.Unit.c_str(),
+                  S.What.c_str());
+    return 0;
+  }
+  std::vector<Row> Rows;
+  {
+    std::vector<std::string> Want;
+    std::istringstream In(Only);
+    for (std::string W; std::getline(In, W, ',');)
+      if (!W.empty())
+        Want.push_back(W);
+    for (const std::string &W : Want)
+      if (std::none_of(All.begin(), All.end(),
+                       [&](const Spec &S) { return S.Name == W; })) {
+        std::fprintf(stderr, "clcpu_bench: unknown benchmark \"%s\"\n",
+                     W.c_str());
+        return 2;
+      }
+    for (const Spec &S : All)
+      if (Want.empty() || std::count(Want.begin(), Want.end(), S.Name))
+        Rows.push_back({&S, {}});
+  }
+
+  Platform PA, PB;
+  PA.Label = "A", PA.Query = QA;
+  PB.Label = "B", PB.Query = QB;
+  std::vector<Platform *> Ps{&PA};
+  if (QB != "none")
+    Ps.push_back(&PB);
+  for (Platform *P : Ps)
+    if (!openPlatform(*P))
+      return 2;
+  signal(SIGALRM, onAlarm);
+
+  int Threads = std::max(1u, std::thread::hardware_concurrency());
+  std::printf("clcpu_bench: %s, %d hardware threads; %d repetitions (A, B "
+              "interleaved), medians%s\n",
+              cpuModel().c_str(), Threads, Reps,
+              Quick ? "; --quick sizes" : "");
+  for (Platform *P : Ps)
+    std::printf("  %s = %s (%s; %s)%s\n", P->Label.c_str(), P->Name.c_str(),
+                P->Version.c_str(), P->Device.c_str(),
+                P->Collectives ? "" : " [no work-group collectives]");
+  HostCopy Copy = measureHostCopy(Quick ? size_t(8) << 20 : size_t(256) << 20,
+                                  std::max(Reps, 5));
+  std::printf("  host copy %zu MiB, non-temporal stores: %.2f GB/s (1 thread), "
+              "%.2f GB/s (%d threads); memcpy %.2f GB/s (1 thread)\n"
+              "  host copy bandwidth (reference for %%copy): %.2f GB/s\n",
+              Copy.Bytes >> 20, Copy.Stream1GBs, Copy.StreamNGBs, Copy.Threads,
+              Copy.MemcpyGBs, Copy.StreamGBs);
+  std::printf("  GB/s counts bytes read + bytes written (copy 8, vadd and "
+              "saxpy 12, reduce 4, scans 8 bytes per element);\n"
+              "  %%copy = GB/s / host copy GB/s; speedup = B time / A time "
+              "(> 1: A is faster)\n\n");
+  bool Two = Ps.size() == 2;
+  std::printf("%-16s %-8s %10s %10s %9s %7s %7s  %s\n", "benchmark", "unit",
+              "A", Two ? "B" : "", Two ? "speedup" : "", "A%copy",
+              Two ? "B%copy" : "", "notes");
+  std::fflush(stdout);
+
+  bool Bad = false;
+  for (Row &R : Rows) {
+    runRow(R, Ps, Reps);
+    const Spec &S = *R.S;
+    std::string Cell[2], PctCell[2], Notes;
+    for (size_t I = 0; I < Ps.size(); ++I) {
+      const Outcome &O = R.O[I];
+      if (O.Status == "ok") {
+        double V = value(S, median(O.Samples));
+        Cell[I] = fmt(V);
+        if (S.VsCopy)
+          PctCell[I] = fmt(100 * V / Copy.StreamGBs);
+      } else {
+        Cell[I] = O.Status;
+      }
+      std::string Why = O.Status == "ok" ? O.Note : O.Why;
+      if (!Why.empty())
+        Notes += (Notes.empty() ? "" : "; ") + Ps[I]->Label + ": " + Why;
+      if (O.Status == "FAIL" || (I == 0 && O.Status != "ok"))
+        Bad = true;
+    }
+    std::string Speedup;
+    if (Two && R.O[0].Status == "ok" && R.O[1].Status == "ok")
+      Speedup = fmt(median(R.O[1].Samples) / median(R.O[0].Samples)) + "x";
+    std::printf("%-16s %-8s %10s %10s %9s %7s %7s  %s\n", S.Name.c_str(),
+                S.Unit.c_str(), Cell[0].c_str(), Cell[1].c_str(),
+                Speedup.c_str(), PctCell[0].c_str(), PctCell[1].c_str(),
+                Notes.c_str());
+    std::fflush(stdout);
+  }
+
+  if (!Json.empty()) {
+    std::ofstream Out(Json);
+    Out << "{\n  \"cpu\": \"" << jsonEscape(cpuModel())
+        << "\",\n  \"threads\": " << Threads << ",\n  \"reps\": " << Reps
+        << ",\n  \"quick\": " << (Quick ? "true" : "false")
+        << ",\n  \"host_copy_gbs\": " << jsonNum(Copy.StreamGBs)
+        << ",\n  \"host_copy_nt_1thread_gbs\": " << jsonNum(Copy.Stream1GBs)
+        << ",\n  \"host_copy_nt_threads_gbs\": " << jsonNum(Copy.StreamNGBs)
+        << ",\n  \"host_memcpy_gbs\": " << jsonNum(Copy.MemcpyGBs)
+        << ",\n  \"gbs_convention\": \"bytes read + bytes written\""
+        << ",\n  \"speedup_convention\": \"B time / A time\"";
+    for (size_t I = 0; I < 2; ++I) {
+      Out << ",\n  \"" << (I ? "b" : "a") << "\": ";
+      if (I >= Ps.size()) {
+        Out << "null";
+        continue;
+      }
+      Out << "{\"name\": \"" << jsonEscape(Ps[I]->Name) << "\", \"version\": \""
+          << jsonEscape(Ps[I]->Version) << "\", \"device\": \""
+          << jsonEscape(Ps[I]->Device) << "\"}";
+    }
+    Out << ",\n  \"benchmarks\": [";
+    for (size_t RI = 0; RI < Rows.size(); ++RI) {
+      const Row &R = Rows[RI];
+      const Spec &S = *R.S;
+      Out << (RI ? "," : "") << "\n    {\"name\": \"" << S.Name
+          << "\", \"unit\": \"" << S.Unit << "\", \"what\": \""
+          << jsonEscape(S.What)
+          << "\", \"higher_is_better\": " << (S.Work > 0 ? "true" : "false");
+      for (size_t I = 0; I < Ps.size(); ++I) {
+        const Outcome &O = R.O[I];
+        Out << ",\n     \"" << (I ? "b" : "a") << "\": {\"status\": \""
+            << O.Status << "\", \"why\": \"" << jsonEscape(O.Why)
+            << "\", \"note\": \"" << jsonEscape(O.Note) << "\"";
+        if (O.Status == "ok") {
+          Out << ", \"value\": " << jsonNum(value(S, median(O.Samples)))
+              << ", \"median_s\": " << jsonNum(median(O.Samples));
+          if (S.VsCopy)
+            Out << ", \"fraction_of_copy\": "
+                << jsonNum(value(S, median(O.Samples)) / Copy.StreamGBs);
+          Out << ", \"samples_s\": [";
+          for (size_t J = 0; J < O.Samples.size(); ++J)
+            Out << (J ? ", " : "") << jsonNum(O.Samples[J]);
+          Out << "]";
+        }
+        Out << "}";
+      }
+      Out << ",\n     \"speedup\": ";
+      if (Two && R.O[0].Status == "ok" && R.O[1].Status == "ok")
+        Out << jsonNum(median(R.O[1].Samples) / median(R.O[0].Samples));
+      else
+        Out << "null";
+      Out << "}";
+    }
+    Out << "\n  ]\n}\n";
+    if (!Out) {
+      std::fprintf(stderr, "clcpu_bench: writing %s failed\n", Json.c_str());
+      return 2;
+    }
+  }
+  return Bad ? 1 : 0;
+}
