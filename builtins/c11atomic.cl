@@ -1,6 +1,8 @@
 //===- builtins/c11atomic.cl - OpenCL C 3.0 6.15.12 atomic functions ------===//
 //
-// atomic_init/load/store/exchange/compare_exchange/fetch_<op>/flag: every
+// atomic_init/load/store/exchange/compare_exchange/fetch_<op>/flag, with and
+// without _explicit (the implicit forms: OpenCL C 3.0 with
+// __opencl_c_atomic_order_seq_cst and __opencl_c_atomic_scope_device): every
 // operation is sequentially consistent (at least as strong as any requested
 // memory_order) and device-wide (covers every memory_scope).
 
@@ -28,6 +30,15 @@
                                  memory_scope s) {                             \
     return TO(__atomic_exchange_n((volatile AS I *)p, FROM(v), SC));           \
   }                                                                            \
+  OVL T atomic_load(volatile AS A *p) {                                        \
+    return TO(__atomic_load_n((volatile AS I *)p, SC));                        \
+  }                                                                            \
+  OVL void atomic_store(volatile AS A *p, T v) {                               \
+    __atomic_store_n((volatile AS I *)p, FROM(v), SC);                         \
+  }                                                                            \
+  OVL T atomic_exchange(volatile AS A *p, T v) {                               \
+    return TO(__atomic_exchange_n((volatile AS I *)p, FROM(v), SC));           \
+  }                                                                            \
   C11_CMPXCHG(AS, A, T, I, FROM, TO, __global)                                 \
   C11_CMPXCHG(AS, A, T, I, FROM, TO, __local)                                  \
   C11_CMPXCHG(AS, A, T, I, FROM, TO, __private)                                \
@@ -48,11 +59,24 @@
       memory_order f, memory_scope sc) {                                       \
     return atomic_compare_exchange_strong_explicit(p, expected, desired, s,    \
                                                    f, sc);                     \
+  }                                                                            \
+  OVL bool atomic_compare_exchange_strong(volatile AS A *p, EAS T *expected,   \
+                                          T desired) {                         \
+    return atomic_compare_exchange_strong_explicit(                            \
+        p, expected, desired, memory_order_seq_cst, memory_order_seq_cst,      \
+        memory_scope_device);                                                  \
+  }                                                                            \
+  OVL bool atomic_compare_exchange_weak(volatile AS A *p, EAS T *expected,     \
+                                        T desired) {                           \
+    return atomic_compare_exchange_strong(p, expected, desired);               \
   }
 
 #define C11_FETCH_OP(AS, A, I, T, OP)                                          \
   OVL I atomic_fetch_##OP##_explicit(volatile AS A *p, T v, memory_order o,    \
                                      memory_scope s) {                         \
+    return __atomic_fetch_##OP((volatile AS I *)p, (I)v, SC);                  \
+  }                                                                            \
+  OVL I atomic_fetch_##OP(volatile AS A *p, T v) {                             \
     return __atomic_fetch_##OP((volatile AS I *)p, (I)v, SC);                  \
   }
 #define C11_FETCH(AS, A, I, T)                                                 \
@@ -84,6 +108,12 @@
   }                                                                            \
   OVL void atomic_flag_clear_explicit(volatile AS atomic_flag *f,              \
                                       memory_order o, memory_scope s) {        \
+    __atomic_store_n((volatile AS int *)f, 0, SC);                             \
+  }                                                                            \
+  OVL bool atomic_flag_test_and_set(volatile AS atomic_flag *f) {              \
+    return __atomic_exchange_n((volatile AS int *)f, 1, SC) != 0;              \
+  }                                                                            \
+  OVL void atomic_flag_clear(volatile AS atomic_flag *f) {                     \
     __atomic_store_n((volatile AS int *)f, 0, SC);                             \
   }
 C11_AS(__global, _)

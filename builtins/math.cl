@@ -218,7 +218,19 @@ VIA_DOUBLE1(acospi, Sleef_acos_u10(x) * M_1_PI)
 VIA_DOUBLE1(asinpi, Sleef_asin_u10(x) * M_1_PI)
 VIA_DOUBLE1(atanpi, Sleef_atan_u10(x) * M_1_PI)
 VIA_DOUBLE2(atan2pi, Sleef_atan2_u10(x, y) * M_1_PI)
-VIA_DOUBLE1(rsqrt, 1.0 / __builtin_sqrt(x))
+// rsqrt (2 ulp): float in float arithmetic, so that it stays one vector
+// register wide. sqrt and 1/s round correctly; one Newton step on 1/s with
+// an FMA residual leaves only sqrt's half ulp and the last rounding. 0, inf,
+// NaN and negative x take 1/s as it is (±inf, 0, NaN).
+CONST float rsqrt(float x) {
+  float s = __builtin_sqrtf(x);
+  float r = 1.0f / s;
+  float e = __builtin_fmaf(-s, r, 1.0f);
+  float c = __builtin_fmaf(r, e, r);
+  return __builtin_isfinite(r) && r != 0.0f ? c : r;
+}
+CONST double rsqrt(double x) { return 1.0 / __builtin_sqrt(x); }
+VEC_FD1(rsqrt)
 VIA_DOUBLE1(lgamma, ({
               int s;
               libm_lgamma_r(x, &s);

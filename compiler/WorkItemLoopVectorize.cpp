@@ -77,9 +77,12 @@ const char *unsupported(const Instruction &I) {
     Intrinsic::ID ID = CI->getIntrinsicID();
     if (ID == Intrinsic::not_intrinsic || !isTriviallyVectorizable(ID))
       return "call";
+    // An operand that stays scalar (llvm.powi's exponent, is.fpclass's
+    // class mask) must be the same for every work-item.
     for (unsigned A = 0; A < CI->arg_size(); ++A)
-      if (isVectorIntrinsicWithScalarOpAtArg(ID, A))
-        return "intrinsic with a scalar operand";
+      if (isVectorIntrinsicWithScalarOpAtArg(ID, A) &&
+          !isa<Constant>(CI->getArgOperand(A)))
+        return "intrinsic with a varying scalar operand";
     return nullptr;
   }
   // The native path widens without dependence checks. Global and local

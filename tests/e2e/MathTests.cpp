@@ -172,6 +172,7 @@ const Fn Fns[] = {
     {"atan2", 2, R2(atan2l(x, y)), 6, -100, 100, -100, 100},
     {"atan2pi", 2, R2(atan2l(x, y) / PiL), 6, -100, 100, -100, 100},
     {"hypot", 2, R2(hypotl(x, y)), 4, -100, 100, -100, 100},
+    {"rsqrt", 1, R1(1.0L / sqrtl(x)), 2, 0, 100, 0, 0},
 };
 
 /// The 7.5 edge cases and their neighbours, and a few hard arguments.
