@@ -39,8 +39,20 @@
                          : __builtin_copysign((T)0, ELEM(x, i));               \
       return normalize(r);                                                     \
     }                                                                          \
-    T l = length(x);                                                           \
-    return l == (T)0 ? x : x / l;                                              \
+    /* Scale by a power of two (exact) so that the largest element is in   \
+       [1, 2): the length of x itself may overflow (x near FLT_MAX) or the  \
+       squares underflow.                                                   \
+     */                                                                     \
+    T m = 0;                                                                   \
+    for (int i = 0; i < n; ++i)                                                \
+      m = __builtin_fmax(m, __builtin_fabs(ELEM(x, i)));                       \
+    if (m == (T)0)                                                             \
+      return x;                                                                \
+    int e = __builtin_ilogb(m);                                                \
+    VT y;                                                                      \
+    for (int i = 0; i < n; ++i)                                                \
+      ELEM(y, i) = __builtin_ldexp(ELEM(x, i), -e);                            \
+    return y / (T)__builtin_sqrt(dot(y, y));                                   \
   }
 #define GEOM_F(VT)                                                             \
   CONST float fast_length(VT x) { return length(x); }                          \

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
@@ -330,4 +331,38 @@ TEST_CASE("4.2: CL_DEVICE_DOUBLE_FP_CONFIG has the OpenCL 1.0 minimum with "
                                   CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF |
                                   CL_FP_INF_NAN | CL_FP_DENORM;
   CHECK((Config & Min) == Min);
+}
+
+TEST_CASE("6.15.7: normalize of vectors near FLT_MAX and near zero "
+          "(CTS test_geometrics/geom_normalize)",
+          "[cts]") {
+  sched::Env E;
+  cl_kernel K = E.kernel(R"(
+    kernel void n(global const float2 *in, global float2 *out) {
+      out[get_global_id(0)] = normalize(in[get_global_id(0)]);
+    })",
+                         "n");
+  // Inputs whose length overflows, whose squares underflow, and a mix.
+  std::vector<float> In = {-3.07059e+38f, 2.23992e+38f, 3e-30f,  -4e-30f,
+                           1e-45f,        0.0f,         1e30f,   1e-30f,
+                           0.0f,          -0.0f,        3.0f,    4.0f};
+  cl_mem MIn = E.buffer(In), MOut = E.buffer(std::vector<float>(In.size()));
+  E.arg(K, 0, MIn);
+  E.arg(K, 1, MOut);
+  size_t G = In.size() / 2;
+  REQUIRE(E.run(K, 1, &G, nullptr) == CL_SUCCESS);
+  std::vector<float> R = E.read<float>(MOut, In.size());
+  for (size_t I = 0; I < In.size(); I += 2) {
+    long double X = In[I], Y = In[I + 1], L = std::sqrt(X * X + Y * Y);
+    INFO("input " << In[I] << ", " << In[I + 1]);
+    if (L == 0) {
+      CHECK(R[I] == In[I]);
+      CHECK(R[I + 1] == In[I + 1]);
+      continue;
+    }
+    // 7.4: normalize within 2 + n ulp; 1e-6 relative is far looser than
+    // the bug (results of 0) and far tighter than any wrong scaling.
+    CHECK(std::fabs(R[I] - static_cast<float>(X / L)) <= 1e-6);
+    CHECK(std::fabs(R[I + 1] - static_cast<float>(Y / L)) <= 1e-6);
+  }
 }
