@@ -538,7 +538,11 @@ TEST_CASE("4.2 (CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS): a "
   // barriers (fibers already) and without (the compiler must notice the
   // waiting loop); with OpenCL C 2.0 atomics and with OpenCL 1.2 ones.
   const char *Src = R"(
-#ifdef C11
+#if defined(C11_IMPLICIT)
+#define LOAD(p) atomic_load(p)
+#define STORE(p, v) atomic_store(p, v)
+#define FLAG global atomic_int
+#elif defined(C11)
 #define LOAD(p) atomic_load_explicit(p, memory_order_acquire, memory_scope_work_group)
 #define STORE(p, v) atomic_store_explicit(p, v, memory_order_release, memory_scope_work_group)
 #define FLAG global atomic_int
@@ -566,6 +570,7 @@ kernel void wait(FLAG *flags, global int *out) {
 )";
   for (const char *Opt :
        {"-cl-std=CL3.0 -DC11", "-cl-std=CL3.0 -DC11 -DWITH_BARRIER",
+        "-cl-std=CL3.0 -DC11_IMPLICIT",
         "-cl-std=CL3.0", "-cl-std=CL3.0 -DWITH_BARRIER"}) {
     cl_kernel K = E.kernel(Src, "wait", Opt);
     for (size_t L : {2 * S, 3 * S + 1, size_t(200)}) {
