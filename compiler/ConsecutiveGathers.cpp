@@ -1,4 +1,5 @@
-//===- compiler/ConsecutiveGathers.cpp - gathers of adjacent lanes to loads ===//
+//===- compiler/ConsecutiveGathers.cpp - gathers of adjacent lanes to loads
+//===//
 //
 // The loop vectorizer's outer-loop path (compiler/WorkItemLoopVectorize.cpp)
 // turns every load and store of a work-item loop into a gather or scatter,
@@ -183,17 +184,18 @@ struct ConsecutiveGathers : PassInfoMixin<ConsecutiveGathers> {
       bool Gather = II->getIntrinsicID() == Intrinsic::masked_gather;
       // gather(ptrs, align, mask, passthru); scatter(value, ptrs, align, mask)
       Value *Ptrs = II->getArgOperand(Gather ? 0 : 1);
-      uint64_t AlignV = cast<ConstantInt>(II->getArgOperand(Gather ? 1 : 2))
-                            ->getZExtValue();
+      uint64_t AlignV =
+          cast<ConstantInt>(II->getArgOperand(Gather ? 1 : 2))->getZExtValue();
       if (!allOnes(II->getArgOperand(Gather ? 2 : 3)))
         continue;
-      auto *VT = cast<FixedVectorType>(Gather ? II->getType()
-                                              : II->getArgOperand(0)->getType());
+      auto *VT = cast<FixedVectorType>(
+          Gather ? II->getType() : II->getArgOperand(0)->getType());
       LaneStride LS(DL);
       auto S = LS.of(Ptrs);
       if (!S ||
-          *S != static_cast<int64_t>(
-                    DL.getTypeStoreSize(VT->getElementType()).getFixedValue()) ||
+          *S !=
+              static_cast<int64_t>(
+                  DL.getTypeStoreSize(VT->getElementType()).getFixedValue()) ||
           DL.getTypeStoreSize(VT->getElementType()) !=
               DL.getTypeAllocSize(VT->getElementType()))
         continue;

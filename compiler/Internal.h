@@ -89,6 +89,10 @@ void addUniformVectorPhiPass(llvm::FunctionPassManager &FPM);
 /// elements become vector loads/stores.
 void addConsecutiveGatherPass(llvm::FunctionPassManager &FPM);
 
+/// SafeIntegerDivision.cpp: integer / and % never trap (OpenCL C 6.3: an
+/// unspecified value instead of an exception). True if \p M changed.
+bool makeIntegerDivisionSafe(llvm::Module &M);
+
 /// Barriers.cpp: `wg_<Name>` running the one work-item at Ctx->LocalId.
 void emitWorkItemFunction(llvm::Module &M, llvm::Function &Kernel,
                           llvm::Function &Body, const std::string &Name);

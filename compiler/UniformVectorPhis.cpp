@@ -117,10 +117,9 @@ private:
     // Scalar PHIs first, so that loop-carried operands have a definition.
     for (Instruction *I : Uniform)
       if (auto *P = dyn_cast<PHINode>(I))
-        Scalar[P] = PHINode::Create(P->getType()->getScalarType(),
-                                    P->getNumIncomingValues(),
-                                    P->getName() + ".uniform",
-                                    P->getParent()->getFirstNonPHIIt());
+        Scalar[P] = PHINode::Create(
+            P->getType()->getScalarType(), P->getNumIncomingValues(),
+            P->getName() + ".uniform", P->getParent()->getFirstNonPHIIt());
     for (Instruction *I : Uniform) {
       if (isa<PHINode>(I))
         continue;

@@ -317,11 +317,10 @@ bool readKernelInfo(Function &F, const DataLayout &DL, KernelInfo &K,
     else if (T->isDoubleTy())
       Name = "double";
     else if (T->isIntegerTy())
-      Name = std::string(Signed ? "" : "u") +
-             (T->isIntegerTy(8)    ? "char"
-              : T->isIntegerTy(16) ? "short"
-              : T->isIntegerTy(32) ? "int"
-                                   : "long");
+      Name = std::string(Signed ? "" : "u") + (T->isIntegerTy(8)    ? "char"
+                                               : T->isIntegerTy(16) ? "short"
+                                               : T->isIntegerTy(32) ? "int"
+                                                                    : "long");
     if (!Name.empty()) {
       if (!Attrs.empty())
         Attrs += " ";
@@ -409,7 +408,8 @@ void emitWorkGroupFunction(Module &M, Function &Kernel, Function &Body,
   B.CreateCall(&Body, Full);
   Value *XN = B.CreateAdd(X, B.getInt64(1), "lx.next", true, true);
   X->addIncoming(XN, XBody);
-  BranchInst *XLatch = B.CreateCondBr(B.CreateICmpULT(XN, Size[0]), XBody, YLatch);
+  BranchInst *XLatch =
+      B.CreateCondBr(B.CreateICmpULT(XN, Size[0]), XBody, YLatch);
   // One vector register of 32-bit lanes.
   StringRef Features =
       Kernel.getFnAttribute("target-features").getValueAsString();
@@ -500,6 +500,7 @@ bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,
   M.setDataLayout(TM.createDataLayout());
   if (!linkBuiltins(M, Log))
     return false;
+  makeIntegerDivisionSafe(M);
   const DataLayout &DL = M.getDataLayout();
 
   // A kernel may call another kernel (OpenCL C 6.9: "a kernel function is a

@@ -33,11 +33,11 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DiagnosticHandler.h>
 #include <llvm/IR/DiagnosticInfo.h>
-#include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/CommandLine.h>
@@ -103,9 +103,9 @@ const char *unsupported(const Instruction &I) {
                ? "private array"
                : nullptr;
   }
-  if (isa<BinaryOperator>(I) || isa<BranchInst>(I) || isa<CastInst>(I) || isa<CmpInst>(I) ||
-      isa<SelectInst>(I) || isa<PHINode>(I) || isa<GetElementPtrInst>(I) ||
-      isa<UnaryOperator>(I) || isa<FreezeInst>(I))
+  if (isa<BinaryOperator>(I) || isa<BranchInst>(I) || isa<CastInst>(I) ||
+      isa<CmpInst>(I) || isa<SelectInst>(I) || isa<PHINode>(I) ||
+      isa<GetElementPtrInst>(I) || isa<UnaryOperator>(I) || isa<FreezeInst>(I))
     return nullptr;
   return "instruction kind";
 }
@@ -173,8 +173,9 @@ struct WorkItemLoopCheck : PassInfoMixin<WorkItemLoopCheck> {
       for (const MDOperand &Op : drop_begin(ID->operands()))
         if (auto *N = dyn_cast<MDNode>(Op.get());
             !N || !isa<MDString>(N->getOperand(0)) ||
-            !cast<MDString>(N->getOperand(0))->getString().starts_with(
-                "llvm.loop.vectorize."))
+            !cast<MDString>(N->getOperand(0))
+                 ->getString()
+                 .starts_with("llvm.loop.vectorize."))
           Ops.push_back(Op.get());
       MDNode *NewID = MDNode::getDistinct(F.getContext(), Ops);
       NewID->replaceOperandWith(0, NewID);
@@ -240,8 +241,7 @@ void enableOuterLoopVectorization() {
   });
 }
 
-void markWorkItemLoop(BranchInst &Latch, const Function &Body,
-                      unsigned Lanes) {
+void markWorkItemLoop(BranchInst &Latch, const Function &Body, unsigned Lanes) {
   LLVMContext &C = Latch.getContext();
   SmallVector<Metadata *, 4> Ops = {nullptr,
                                     MDNode::get(C, MDString::get(C, MarkName))};
@@ -249,15 +249,15 @@ void markWorkItemLoop(BranchInst &Latch, const Function &Body,
   FindFunctionBackedges(Body, Backedges);
   if (!Backedges.empty() && Lanes > 1) {
     Type *I1 = Type::getInt1Ty(C), *I32 = Type::getInt32Ty(C);
-    Ops.push_back(MDNode::get(
-        C, {MDString::get(C, "llvm.loop.vectorize.enable"),
-            ConstantAsMetadata::get(ConstantInt::get(I1, 1))}));
+    Ops.push_back(
+        MDNode::get(C, {MDString::get(C, "llvm.loop.vectorize.enable"),
+                        ConstantAsMetadata::get(ConstantInt::get(I1, 1))}));
     Ops.push_back(MDNode::get(
         C, {MDString::get(C, "llvm.loop.vectorize.width"),
             ConstantAsMetadata::get(ConstantInt::get(I32, Lanes))}));
-    Ops.push_back(MDNode::get(
-        C, {MDString::get(C, "llvm.loop.interleave.count"),
-            ConstantAsMetadata::get(ConstantInt::get(I32, 1))}));
+    Ops.push_back(
+        MDNode::get(C, {MDString::get(C, "llvm.loop.interleave.count"),
+                        ConstantAsMetadata::get(ConstantInt::get(I32, 1))}));
   }
   MDNode *ID = MDNode::getDistinct(C, Ops);
   ID->replaceOperandWith(0, ID);

@@ -238,8 +238,8 @@ void Kernel::chooseLocalSize(NDRange &R, size_t MaxTotal, unsigned Threads,
   // every thread 16 of them to balance, up to 4096 items.
   size_t Limit = 256;
   if (!PerWorkItem)
-    Limit = std::clamp<size_t>(R.Global[0] / (16 * std::max(Threads, 1u)),
-                               256, 4096);
+    Limit = std::clamp<size_t>(R.Global[0] / (16 * std::max(Threads, 1u)), 256,
+                               4096);
   Limit = std::min(Limit, MaxTotal);
   size_t Best = 1, Best16 = 0;
   for (size_t L = 1; L <= Limit && L <= R.Global[0]; ++L)

@@ -64,9 +64,9 @@ public:
   /// link runs in the background and \p Out is returned at once. \p Devices
   /// (empty: the context's) become the new program's devices.
   static cl_int link(Context *Ctx, std::vector<Device *> Devices,
-                     const char *Options,
-                     const std::vector<Program *> &Inputs, Program *&Out,
-                     ProgramNotifyFn Notify = nullptr, void *User = nullptr);
+                     const char *Options, const std::vector<Program *> &Inputs,
+                     Program *&Out, ProgramNotifyFn Notify = nullptr,
+                     void *User = nullptr);
 
   /// The last successful build, or nullptr (also while a build runs).
   std::shared_ptr<const compiler::CompiledProgram> executable() const;

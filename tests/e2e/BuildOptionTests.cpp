@@ -18,7 +18,8 @@ TEST_CASE("5.8.6.3: -cl-fp32-correctly-rounded-divide-sqrt: float x / y and "
           "[options]") {
   sched::Env E;
   // The option is only valid on devices that report the capability.
-  auto Config = deviceInfo<cl_device_fp_config>(E.D, CL_DEVICE_SINGLE_FP_CONFIG);
+  auto Config =
+      deviceInfo<cl_device_fp_config>(E.D, CL_DEVICE_SINGLE_FP_CONFIG);
   REQUIRE((Config & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0);
   cl_kernel K = E.kernel(R"(
     kernel void k(global const float *x, global const float *y,

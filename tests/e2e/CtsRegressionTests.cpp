@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <vector>
 
 TEST_CASE("4.2: clGetDeviceIDs rejects device_type 0 "
@@ -226,9 +227,9 @@ TEST_CASE("6.11.2 / 5.9.3: CL_KERNEL_ATTRIBUTES lists vec_type_hint with the "
           "OpenCL C type name (CTS test_api/kernel_attributes)",
           "[cts]") {
   sched::Env E;
-  const char *Types[] = {"char",   "uchar2", "short3", "ushort4", "int8",
-                         "uint16", "long",   "ulong4", "ulong8",  "ulong16",
-                         "float4", "double2"};
+  const char *Types[] = {"char",   "uchar2",  "short3", "ushort4",
+                         "int8",   "uint16",  "long",   "ulong4",
+                         "ulong8", "ulong16", "float4", "double2"};
   for (const char *T : Types) {
     INFO(T);
     std::string Src = std::string("kernel __attribute__((vec_type_hint(") + T +
@@ -290,8 +291,7 @@ TEST_CASE("5.8.1: a program created from a binary belongs to the devices of "
   // clGetKernelWorkGroupInfo: CL_INVALID_DEVICE if device is not in the list
   // of devices associated with kernel; NULL is fine with one device.
   CHECK(clGetKernelWorkGroupInfo(K, Sub[0], CL_KERNEL_WORK_GROUP_SIZE,
-                                 sizeof WG, &WG,
-                                 nullptr) == CL_INVALID_DEVICE);
+                                 sizeof WG, &WG, nullptr) == CL_INVALID_DEVICE);
   CHECK(clGetKernelWorkGroupInfo(K, nullptr, CL_KERNEL_WORK_GROUP_SIZE,
                                  sizeof WG, &WG, nullptr) == CL_SUCCESS);
   cl_mem M = clCreateBuffer(C, CL_MEM_READ_WRITE, 4, nullptr, &Err);
@@ -343,9 +343,9 @@ TEST_CASE("6.15.7: normalize of vectors near FLT_MAX and near zero "
     })",
                          "n");
   // Inputs whose length overflows, whose squares underflow, and a mix.
-  std::vector<float> In = {-3.07059e+38f, 2.23992e+38f, 3e-30f,  -4e-30f,
-                           1e-45f,        0.0f,         1e30f,   1e-30f,
-                           0.0f,          -0.0f,        3.0f,    4.0f};
+  std::vector<float> In = {-3.07059e+38f, 2.23992e+38f, 3e-30f, -4e-30f,
+                           1e-45f,        0.0f,         1e30f,  1e-30f,
+                           0.0f,          -0.0f,        3.0f,   4.0f};
   cl_mem MIn = E.buffer(In), MOut = E.buffer(std::vector<float>(In.size()));
   E.arg(K, 0, MIn);
   E.arg(K, 1, MOut);
@@ -365,4 +365,45 @@ TEST_CASE("6.15.7: normalize of vectors near FLT_MAX and near zero "
     CHECK(std::fabs(R[I] - static_cast<float>(X / L)) <= 1e-6);
     CHECK(std::fabs(R[I + 1] - static_cast<float>(Y / L)) <= 1e-6);
   }
+}
+
+TEST_CASE("6.3: integer division by zero and INT_MIN / -1 give a value, "
+          "not a trap (CTS test_integer_ops/long_math: SIGFPE)",
+          "[cts]") {
+  sched::Env E;
+  cl_kernel K = E.kernel(R"(
+    kernel void d(global const long *x, global const long *y, global long *q,
+                  global long *r, global const int *a, global const int *b,
+                  global int *qi, global uint *qu) {
+      size_t i = get_global_id(0);
+      q[i] = x[i] / y[i];
+      r[i] = x[i] % y[i];
+      int4 va = vload4(i, a), vb = vload4(i, b);
+      vstore4(va / vb, i, qi);
+      qu[i] = (uint)a[i] / (uint)b[i];
+    })",
+                         "d");
+  const long Min = std::numeric_limits<long>::min();
+  const int IMin = std::numeric_limits<int>::min();
+  std::vector<long> X = {7, Min, 5, -9}, Y = {0, -1, 2, 0};
+  std::vector<int> A = {1, IMin, 8, 3, 4, 5, 6, 7, 0, 0, 1, 2, 3, 4, 5, 6},
+                   B = {0, -1, 2, 0, 1, 1, 1, 1, 0, 3, 0, 1, 1, 1, 1, 1};
+  cl_mem MX = E.buffer(X), MY = E.buffer(Y),
+         MQ = E.buffer(std::vector<long>(4)),
+         MR = E.buffer(std::vector<long>(4)), MA = E.buffer(A),
+         MB = E.buffer(B), MQI = E.buffer(std::vector<int>(16)),
+         MQU = E.buffer(std::vector<unsigned>(4));
+  cl_mem Args[] = {MX, MY, MQ, MR, MA, MB, MQI, MQU};
+  for (cl_uint I = 0; I < 8; ++I)
+    E.arg(K, I, Args[I]);
+  size_t G = 4;
+  REQUIRE(E.run(K, 1, &G, nullptr) == CL_SUCCESS);
+  std::vector<long> Q = E.read<long>(MQ, 4), R = E.read<long>(MR, 4);
+  std::vector<int> QI = E.read<int>(MQI, 16);
+  // The defined cases are exact; the others only had to not trap.
+  CHECK(Q[2] == 2);
+  CHECK(R[2] == 1);
+  CHECK(QI[2] == 4);
+  CHECK(QI[4] == 4);
+  CHECK(QI[9] == 0);
 }

@@ -570,8 +570,8 @@ kernel void wait(FLAG *flags, global int *out) {
 )";
   for (const char *Opt :
        {"-cl-std=CL3.0 -DC11", "-cl-std=CL3.0 -DC11 -DWITH_BARRIER",
-        "-cl-std=CL3.0 -DC11_IMPLICIT",
-        "-cl-std=CL3.0", "-cl-std=CL3.0 -DWITH_BARRIER"}) {
+        "-cl-std=CL3.0 -DC11_IMPLICIT", "-cl-std=CL3.0",
+        "-cl-std=CL3.0 -DWITH_BARRIER"}) {
     cl_kernel K = E.kernel(Src, "wait", Opt);
     for (size_t L : {2 * S, 3 * S + 1, size_t(200)}) {
       INFO(Opt << " local " << L);

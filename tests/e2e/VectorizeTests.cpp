@@ -127,8 +127,7 @@ struct Fixture : sched::Env {
 /// Runs \p K over \p N work-items for each local size and compares \p Out.
 template <typename T>
 void forLocalSizes(Fixture &F, cl_kernel K, size_t N, cl_mem Out,
-                   const std::vector<T> &Want,
-                   std::function<bool(T, T)> Same) {
+                   const std::vector<T> &Want, std::function<bool(T, T)> Same) {
   for (size_t L : {size_t(1), size_t(7), size_t(16), size_t(17), size_t(64)}) {
     if (N % L)
       continue;
@@ -313,17 +312,16 @@ TEST_CASE("5.10: private arrays, atomics, nested loops and library calls in "
       for (int A = 0; A < Len; ++A)
         for (int B = 0; B < 3; ++B)
           for (int C = 0; C < 2; ++C)
-            Want[G] += In[(A + B + C) % Len] * static_cast<double>(G + A * B - C);
+            Want[G] +=
+                In[(A + B + C) % Len] * static_cast<double>(G + A * B - C);
     cl_kernel K = F.get("nested");
     cl_mem MIn = F.buffer(In), Out = F.buffer(std::vector<double>(N));
     F.arg(K, 0, MIn);
     F.arg(K, 1, Out);
     F.arg(K, 2, Len);
-    forLocalSizes<double>(F, K, N, Out, Want,
-                          [](double A, double B) {
-                            return std::fabs(A - B) <=
-                                   1e-12 * std::max(1.0, std::fabs(B));
-                          });
+    forLocalSizes<double>(F, K, N, Out, Want, [](double A, double B) {
+      return std::fabs(A - B) <= 1e-12 * std::max(1.0, std::fabs(B));
+    });
   }
   {
     const int Len = 13;

@@ -152,7 +152,8 @@ kernel void sgemm(global const float *A, global const float *B,
   std::string IR = optimizedIR(Src, "", Log);
   INFO(Log);
   REQUIRE_FALSE(IR.empty());
-  std::regex PackedMath("(fmul|fmuladd\\.v[0-9]+f32\\()[^\\n]*<(4|8|16) x float>");
+  std::regex PackedMath(
+      "(fmul|fmuladd\\.v[0-9]+f32\\()[^\\n]*<(4|8|16) x float>");
   std::string NBody = functionText(IR, "wg_nbody");
   INFO(NBody);
   // The interaction loop runs on vectors of work-items ...
@@ -431,9 +432,10 @@ TEST_CASE("5.8.6.2-3: the math options change the generated code as the "
           "[compiler]") {
   std::string Log;
   auto WG = [&](const char *Body, const char *Opts) {
-    std::string Src = std::string("kernel void k(global float *in, global "
-                                  "float *out) { size_t i = get_global_id(0); ") +
-                      Body + " }";
+    std::string Src =
+        std::string("kernel void k(global float *in, global "
+                    "float *out) { size_t i = get_global_id(0); ") +
+        Body + " }";
     std::string IR = optimizedIR(Src, Opts, Log);
     INFO(Log);
     REQUIRE_FALSE(IR.empty());
