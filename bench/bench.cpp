@@ -911,6 +911,9 @@ struct Spec {
   bool VsCopy;      // a GB/s figure compared with the host copy
   std::string What;
   std::function<std::unique_ptr<Bench>(Platform &)> Make;
+  /// Work-item barrier crossings per run (barrier_stress): the report adds
+  /// the cost of one, per hardware thread.
+  double Crossings = 0;
 };
 
 std::vector<Spec> specs(const Sizes &S) {
@@ -967,7 +970,8 @@ std::vector<Spec> specs(const Sizes &S) {
                [=](Platform &P) -> B {
                  return std::make_unique<BarrierBench>(P, S.BarrierGroups,
                                                        S.BarrierIters);
-               }});
+               },
+               256.0 * S.BarrierGroups * 2 * S.BarrierIters});
   double ScanGB = 8.0 * S.Scan / GB;
   std::string ScanN = std::to_string(S.Scan >> 20) + "M ints";
   if (S.Scan < (1 << 20))
@@ -1261,6 +1265,14 @@ int main(int Argc, char **Argv) {
         Cell[I] = O.Status;
       }
       std::string Why = O.Status == "ok" ? O.Note : O.Why;
+      if (O.Status == "ok" && S.Crossings > 0) {
+        // Each hardware thread crosses its share of the barriers.
+        double Ns = median(O.Samples) * 1e9 *
+                    std::max(1u, std::thread::hardware_concurrency()) /
+                    S.Crossings;
+        Why += (Why.empty() ? "" : ", ") + fmt(Ns) +
+               " ns per work-item per barrier per thread";
+      }
       if (!Why.empty())
         Notes += (Notes.empty() ? "" : "; ") + Ps[I]->Label + ": " + Why;
       if (O.Status == "FAIL" || (I == 0 && O.Status != "ok"))
