@@ -15,6 +15,10 @@
 
 namespace clcpu::compiler {
 
+/// CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: the largest program-scope variable
+/// (__opencl_c_program_scope_global_variables); a larger one fails the build.
+inline constexpr size_t MaxGlobalVariableSize = size_t(64) << 20;
+
 /// OpenCL C address-space numbers as in kernel_arg_addr_space metadata.
 enum ArgAddressSpace : unsigned {
   ArgPrivate = 0,

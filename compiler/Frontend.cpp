@@ -38,6 +38,10 @@ const std::vector<std::string> &openclCFeatures() {
       // Double math, conversions, relational/geometric functions:
       // builtins/*.cl, tested in tests/e2e/BuiltinTests.cpp.
       "__opencl_c_fp64",
+      // Program-scope (and static) variables in the global address space:
+      // the JIT'd program's data, initialized once per program, persistent
+      // across launches (tests/e2e/ProgramTests.cpp).
+      "__opencl_c_program_scope_global_variables",
   };
   return Features;
 }

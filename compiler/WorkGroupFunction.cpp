@@ -626,9 +626,23 @@ bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,
     bool Local = false;
     for (const KernelInfo &K : Kernels)
       Local |= isKernelLocalVariable(G, K.Name);
-    if (!Local)
-      GlobalVarSize += DL.getTypeAllocSize(G.getValueType());
+    if (Local)
+      continue;
+    uint64_t Size = DL.getTypeAllocSize(G.getValueType());
+    // CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: "the maximum number of bytes of
+    // storage that may be allocated for any single variable in program
+    // scope".
+    if (Size > MaxGlobalVariableSize) {
+      Log += "error: program-scope variable '" + G.getName().str() +
+             "' needs " + std::to_string(Size) +
+             " bytes, more than CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE (" +
+             std::to_string(MaxGlobalVariableSize) + ")\n";
+      Ok = false;
+    }
+    GlobalVarSize += Size;
   }
+  if (!Ok)
+    return false;
 
   std::string VerifyMsg;
   raw_string_ostream VOS(VerifyMsg);

@@ -487,8 +487,11 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   case CL_DEVICE_PRINTF_BUFFER_SIZE:
     return Out.value<size_t>(1 << 20);
   case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+    // Program-scope variables live in the JIT'd program's data, like a
+    // shared library's globals (compiler/WorkGroupFunction.cpp checks it).
+    return Out.value<size_t>(compiler::MaxGlobalVariableSize);
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
-    return Out.value<size_t>(0);
+    return Out.value<size_t>(compiler::MaxGlobalVariableSize);
   case CL_DEVICE_SVM_CAPABILITIES:
     // The CPU shares the host's address space: any host pointer is usable.
     return Out.value<cl_device_svm_capabilities>(

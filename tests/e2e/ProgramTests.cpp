@@ -2,6 +2,7 @@
 // 5.8 "Program Objects").
 
 #include "Common.h"
+#include "SchedulerCommon.h"
 
 #include <catch2/catch.hpp>
 
@@ -704,4 +705,63 @@ TEST_CASE("5.8.4: clCompileProgram and clLinkProgram, with headers and a "
         CL_INVALID_OPERATION);
   for (cl_program P : {Bad, Lonely, Exe, Lib, Main, Helper, Header})
     clReleaseProgram(P);
+}
+
+TEST_CASE("6.8 (OpenCL C 3.0 program-scope variables): initialized once per "
+          "program, persistent across launches, counted and size-checked",
+          "[program]") {
+  sched::Env E;
+  const char *Src = R"(
+    #ifndef __opencl_c_program_scope_global_variables
+    #error "feature macro missing"
+    #endif
+    global int counter = 5;
+    global float table[4] = {1.5f, 2.5f, 3.5f, 4.5f};
+    kernel void k(global int *o) {
+      static global int calls; // zero-initialized
+      o[0] = counter++;
+      o[1] = (int)(table[2] * 2.0f);
+      o[2] = calls++;
+    })";
+  cl_device_id D = E.D;
+  size_t MaxVar = 0;
+  REQUIRE(clGetDeviceInfo(D, CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, sizeof MaxVar,
+                          &MaxVar, nullptr) == CL_SUCCESS);
+  CHECK(MaxVar >= 64 * 1024); // the spec's minimum when supported
+  std::string Log;
+  cl_program P1 = E.tryBuild(Src, "-cl-std=CL3.0", Log);
+  INFO(Log);
+  REQUIRE(P1);
+  size_t Total = 0;
+  CHECK(clGetProgramBuildInfo(P1, D,
+                              CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE,
+                              sizeof Total, &Total, nullptr) == CL_SUCCESS);
+  CHECK(Total >= 4 + 16 + 4);
+  cl_program P2 = E.tryBuild(Src, "-cl-std=CL3.0", Log);
+  REQUIRE(P2);
+  cl_int Err = -1;
+  cl_kernel K1 = clCreateKernel(P1, "k", &Err);
+  cl_kernel K2 = clCreateKernel(P2, "k", &Err);
+  E.Kernels.push_back(K1);
+  E.Kernels.push_back(K2);
+  cl_mem M = E.buffer(std::vector<int>(3));
+  E.arg(K1, 0, M);
+  E.arg(K2, 0, M);
+  size_t G = 1;
+  for (int Run = 0; Run < 3; ++Run) {
+    REQUIRE(E.run(K1, 1, &G, nullptr) == CL_SUCCESS);
+    std::vector<int> R = E.read<int>(M, 3);
+    CHECK(R[0] == 5 + Run);
+    CHECK(R[1] == 7);
+    CHECK(R[2] == Run);
+  }
+  // Another program has its own variables.
+  REQUIRE(E.run(K2, 1, &G, nullptr) == CL_SUCCESS);
+  CHECK(E.read<int>(M, 3)[0] == 5);
+  // A variable larger than CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE fails the
+  // build with a reason.
+  std::string Big = "global char big[" + std::to_string(MaxVar + 1) +
+                    "]; kernel void k(global char *o) { o[0] = big[7]; }";
+  CHECK(E.tryBuild(Big, "-cl-std=CL3.0", Log) == nullptr);
+  CHECK(Log.find("CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE") != std::string::npos);
 }
