@@ -42,6 +42,9 @@ const std::vector<std::string> &openclCFeatures() {
       // the JIT'd program's data, initialized once per program, persistent
       // across launches (tests/e2e/ProgramTests.cpp).
       "__opencl_c_program_scope_global_variables",
+      // One flat address space on the CPU; to_global/to_local/to_private and
+      // get_fence look at where a pointer points (WorkGroupFunction.cpp).
+      "__opencl_c_generic_address_space",
   };
   return Features;
 }

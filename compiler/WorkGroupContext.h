@@ -7,7 +7,7 @@
 // (size_t words 0..14, the 32-bit work_dim at word 15, LocalMem at word 16,
 // EnqueuedLocalSize at 17..19, LocalId at 20..22, Barrier at 23, Collective
 // at 24, Group at 25, SubGroupSize at 26, SubGroupBarrier at 27, Yield at
-// 28).
+// 28, LocalEnd at 29, PrivateLo at 30, PrivateHi at 31).
 
 #include <cstddef>
 #include <cstdint>
@@ -55,6 +55,15 @@ struct WorkGroupContext {
   /// another work-item (its exit depends on an atomic): lets the other
   /// work-items of the group run (independent forward progress).
   void (*Yield)(const WorkGroupContext *Ctx);
+  /// The end of this work-group's local memory [LocalMem, LocalEnd): the
+  /// kernel's __local variables and its __local arguments. Generic
+  /// pointers into it are local (to_local, get_fence).
+  void *LocalEnd;
+  /// The memory of the running work-item's private variables: the
+  /// thread's stack on the work-item loop, the fiber's stack on the fiber
+  /// path. Generic pointers into it are private (to_private).
+  void *PrivateLo;
+  void *PrivateHi;
 };
 
 /// work_group_* functions (OpenCL C 2.0, 6.13.15), as CollectiveOp kinds.
@@ -108,6 +117,9 @@ static_assert(offsetof(WorkGroupContext, SubGroupSize) == 26 * sizeof(size_t));
 static_assert(offsetof(WorkGroupContext, SubGroupBarrier) ==
               27 * sizeof(size_t));
 static_assert(offsetof(WorkGroupContext, Yield) == 28 * sizeof(size_t));
+static_assert(offsetof(WorkGroupContext, LocalEnd) == 29 * sizeof(size_t));
+static_assert(offsetof(WorkGroupContext, PrivateLo) == 30 * sizeof(size_t));
+static_assert(offsetof(WorkGroupContext, PrivateHi) == 31 * sizeof(size_t));
 
 /// For kernels with barriers (KernelInfo::PerWorkItem) the same signature
 /// runs one work-item: the one at Ctx->LocalId.

@@ -52,6 +52,9 @@ enum : unsigned {
   WLocalMem = 16,
   WEnqueuedLocalSize = 17,
   WSubGroupSize = 26,
+  WLocalEnd = 29,
+  WPrivateLo = 30,
+  WPrivateHi = 31,
 };
 
 /// The unmangled name of an Itanium-mangled free function (`_Z13get_global_idj`
@@ -242,6 +245,38 @@ void replaceWorkItemCalls(Function &Body) {
           G[0]);
     } else if (Name.contains("sub_group")) {
       R = subGroupQuery(B, Name, Word, Lid);
+    } else if (Name == "__to_global" || Name == "__to_local" ||
+               Name == "__to_private" || Name == "get_fence") {
+      // OpenCL C 6.15.9 (address space qualifier functions): one flat
+      // address space; the named space of a generic pointer is where it
+      // points: the group's local block, the work-item's stack, or else
+      // global memory.
+      Value *P = B.CreatePtrToInt(CI->getArgOperand(0), I64);
+      auto In = [&](unsigned Lo, unsigned Hi) {
+        return B.CreateAnd(B.CreateICmpUGE(P, Word(Lo)),
+                           B.CreateICmpULT(P, Word(Hi)));
+      };
+      Value *Local = In(WLocalMem, WLocalEnd);
+      Value *Private = In(WPrivateLo, WPrivateHi);
+      if (Name == "get_fence") {
+        // CLK_LOCAL_MEM_FENCE (1) or CLK_GLOBAL_MEM_FENCE (2); private
+        // memory needs no fence (0).
+        R = B.CreateSelect(
+            Local, B.getInt64(1),
+            B.CreateSelect(Private, B.getInt64(0), B.getInt64(2)));
+      } else {
+        // "Returns NULL if ptr does not point to" the named space.
+        Value *Match = Name == "__to_local" ? Local
+                       : Name == "__to_private"
+                           ? Private
+                           : B.CreateNot(B.CreateOr(Local, Private));
+        Value *Null =
+            ConstantPointerNull::get(cast<PointerType>(CI->getType()));
+        CI->replaceAllUsesWith(
+            B.CreateSelect(Match, CI->getArgOperand(0), Null));
+        CI->eraseFromParent();
+        continue;
+      }
     }
     if (!R)
       continue;

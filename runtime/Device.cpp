@@ -508,8 +508,10 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
     // work_group_* run on fibers (compiler/Barriers.cpp, scheduler/Fiber).
     return Out.value<cl_bool>(CL_TRUE);
   case CL_DEVICE_PIPE_SUPPORT:
-  case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
     return Out.value<cl_bool>(CL_FALSE);
+  case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+    // __opencl_c_generic_address_space (compiler/Frontend.cpp).
+    return Out.value<cl_bool>(CL_TRUE);
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
     // "Is CL_TRUE if this device supports independent forward progress of
     // sub-groups": a sub-group that waits for another one (a loop whose exit

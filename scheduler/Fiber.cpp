@@ -387,6 +387,9 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args, const WorkGroupContext &Base,
         F->Ctx.SubGroupBarrier = subGroupBarrierImpl;
         F->Ctx.Yield = yieldImpl;
         F->Ctx.Group = &G;
+        // Private variables live on the fiber's stack.
+        F->Ctx.PrivateLo = F->Mapping;
+        F->Ctx.PrivateHi = static_cast<char *>(F->Mapping) + F->MappingSize;
         F->State = Wait::None;
       }
   // Passes: resume every runnable or yielding work-item once, in linear

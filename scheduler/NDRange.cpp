@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <memory>
 #include <new>
+#include <pthread.h>
+#include <tuple>
 
 #if defined(__SANITIZE_THREAD__)
 #include <sanitizer/tsan_interface.h>
@@ -51,6 +53,23 @@ struct LocalBlock {
 };
 thread_local LocalBlock ThreadLocalMem;
 
+/// This thread's stack [low, high), where the work-item loop's private
+/// variables live (read once per thread).
+std::pair<void *, void *> threadStack() {
+  thread_local std::pair<void *, void *> Range = [] {
+    pthread_attr_t A;
+    void *Lo = nullptr;
+    size_t Size = 0;
+    if (pthread_getattr_np(pthread_self(), &A) == 0) {
+      pthread_attr_getstack(&A, &Lo, &Size);
+      pthread_attr_destroy(&A);
+    }
+    return std::make_pair(Lo,
+                          static_cast<void *>(static_cast<char *>(Lo) + Size));
+  }();
+  return Range;
+}
+
 /// What the threads of one launch share.
 struct LaunchState {
   NDRangeJob J;
@@ -82,6 +101,7 @@ struct Participant {
     }
     C.WorkDim = J.Dims;
     C.LocalMem = Local;
+    C.LocalEnd = Local + J.localMemBytes();
     C.SubGroupSize = J.SubGroupSize;
   }
 
@@ -89,6 +109,9 @@ struct Participant {
   /// calls \p AfterChunk after each and stops early if it returns true.
   template <typename Fn> void run(LaunchState &S, Fn &&AfterChunk) {
     const NDRangeJob &J = S.J;
+    // The thread that runs the groups (task_arena::execute may hand the
+    // caller's work to a worker): its stack holds the private variables.
+    std::tie(C.PrivateLo, C.PrivateHi) = threadStack();
     size_t N0 = J.numGroups(0), N1 = J.numGroups(1);
     for (;;) {
       size_t Begin = S.Next.fetch_add(S.Chunk, std::memory_order_relaxed);

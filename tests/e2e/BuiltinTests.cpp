@@ -3,6 +3,7 @@
 // inputs; math within the ULP bounds of 7.4.
 
 #include "Common.h"
+#include "SchedulerCommon.h"
 
 #include <catch2/catch.hpp>
 
@@ -1422,4 +1423,51 @@ kernel void up(global const char *c, global const uchar *uc,
     Bad += OU32[G + 2 * N] != UA * UB + UI[G];
   }
   CHECK(Bad == 0);
+}
+
+TEST_CASE("6.15.9 (OpenCL C 3.0 generic address space): to_global, "
+          "to_local, to_private and get_fence on both execution paths",
+          "[builtins]") {
+  sched::Env E;
+  const char *Src = R"(
+    int cls(generic int *p) {
+      return (to_global(p) != 0) + (to_local(p) != 0) * 2 +
+             (to_private(p) != 0) * 4 + (int)get_fence(p) * 8;
+    }
+    #define BODY(SYNC)                                                      \
+      local int lv[4];                                                      \
+      int pv[2];                                                            \
+      size_t i = get_global_id(0);                                          \
+      pv[0] = (int)i;                                                       \
+      pv[1] = 1;                                                            \
+      lv[get_local_id(0) % 4] = 1;                                          \
+      SYNC;                                                                 \
+      o[4 * i] = cls(o + i);                                                \
+      o[4 * i + 1] = cls(&lv[1]);                                           \
+      o[4 * i + 2] = cls(&pv[i % 2]);                                       \
+      o[4 * i + 3] = cls(la);
+    kernel void loop_path(global int *o, local int *la) { BODY((void)0) }
+    kernel void fiber_path(global int *o, local int *la) {
+      BODY(barrier(CLK_LOCAL_MEM_FENCE))
+    })";
+  for (const char *Name : {"loop_path", "fiber_path"}) {
+    INFO(Name);
+    cl_kernel K = E.kernel(Src, Name, "-cl-std=CL3.0");
+    const size_t G = 64, L = 16;
+    cl_mem M = E.buffer(std::vector<int>(4 * G));
+    E.arg(K, 0, M);
+    E.localArg(K, 1, 64);
+    REQUIRE(E.run(K, 1, &G, &L) == CL_SUCCESS);
+    std::vector<int> R = E.read<int>(M, 4 * G);
+    for (size_t I = 0; I < G; ++I) {
+      CHECK(R[4 * I] == 1 + 2 * 8);     // global: CLK_GLOBAL_MEM_FENCE
+      CHECK(R[4 * I + 1] == 2 + 1 * 8); // local: CLK_LOCAL_MEM_FENCE
+      CHECK(R[4 * I + 2] == 4);         // private: no fence needed
+      CHECK(R[4 * I + 3] == 2 + 1 * 8); // a __local argument
+    }
+  }
+  cl_bool Generic = CL_FALSE;
+  CHECK(clGetDeviceInfo(E.D, CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT,
+                        sizeof Generic, &Generic, nullptr) == CL_SUCCESS);
+  CHECK(Generic == CL_TRUE);
 }
