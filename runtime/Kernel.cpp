@@ -160,6 +160,14 @@ cl_int Kernel::setArgSvm(cl_uint Index, const void *Ptr) {
 
 cl_int Kernel::setExecInfo(cl_kernel_exec_info Param, size_t Size,
                            const void *Value) {
+  // An empty CL_KERNEL_EXEC_INFO_SVM_PTRS list (param_value_size 0,
+  // param_value NULL) clears the pointers set before; the CTS
+  // (test_svm/set_kernel_exec_info_svm_ptrs) unsets them this way.
+  if (Param == CL_KERNEL_EXEC_INFO_SVM_PTRS && Size == 0 && !Value) {
+    std::lock_guard<std::mutex> G(Lock);
+    SvmPtrs.clear();
+    return CL_SUCCESS;
+  }
   // CL_INVALID_VALUE if ... param_value is NULL or if the size specified by
   // param_value_size is not valid.
   if (!Value)

@@ -125,6 +125,15 @@ cl_int Mem::createBuffer(Context *Ctx, cl_mem_flags Flags, size_t Size,
                 "CL_MEM_COPY_HOST_PTR is set",
                 Ctx);
 
+  // CL_INVALID_BUFFER_SIZE if CL_MEM_USE_HOST_PTR is set in flags and
+  // host_ptr is a pointer returned by clSVMAlloc and size is greater than
+  // the size passed to clSVMAlloc.
+  SvmAllocation A;
+  if ((Flags & CL_MEM_USE_HOST_PTR) && svm::find(nullptr, HostPtr, &A) &&
+      Size > A.Size - (static_cast<const char *>(HostPtr) -
+                       static_cast<const char *>(A.Base)))
+    return fail(CL_INVALID_BUFFER_SIZE,
+                "size exceeds the SVM allocation host_ptr points into", Ctx);
   if (Flags & CL_MEM_USE_HOST_PTR) {
     // Zero copy: the buffer is the application's memory.
     Out = new Mem(Ctx, nullptr, Flags, Size, 0, HostPtr, false, HostPtr,

@@ -407,3 +407,35 @@ TEST_CASE("6.3: integer division by zero and INT_MIN / -1 give a value, "
   CHECK(QI[4] == 4);
   CHECK(QI[9] == 0);
 }
+
+TEST_CASE("5.6.1 / 5.9.5: a USE_HOST_PTR buffer larger than its SVM "
+          "allocation, and clearing a kernel's SVM pointers (CTS test_svm "
+          "allocate_shared_buffer_negative, set_kernel_exec_info_svm_ptrs)",
+          "[cts]") {
+  sched::Env E;
+  const size_t Size = 4096;
+  void *P = clSVMAlloc(E.C, CL_MEM_READ_WRITE, Size, 0);
+  REQUIRE(P);
+  cl_int Err = CL_SUCCESS;
+  // CL_INVALID_BUFFER_SIZE if CL_MEM_USE_HOST_PTR is set in flags and
+  // host_ptr is a pointer returned by clSVMAlloc and size is greater than
+  // the size passed to clSVMAlloc.
+  cl_mem Big = clCreateBuffer(E.C, CL_MEM_USE_HOST_PTR, 2 * Size, P, &Err);
+  CHECK(Big == nullptr);
+  CHECK(Err == CL_INVALID_BUFFER_SIZE);
+  cl_mem Fits = clCreateBuffer(E.C, CL_MEM_USE_HOST_PTR, Size, P, &Err);
+  CHECK(Err == CL_SUCCESS);
+  if (Fits)
+    clReleaseMemObject(Fits);
+
+  cl_kernel K = E.kernel("kernel void k(global int *p) { p[0] = 1; }", "k");
+  void *Ptrs[] = {P};
+  CHECK(clSetKernelExecInfo(K, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof Ptrs,
+                            Ptrs) == CL_SUCCESS);
+  CHECK(clSetKernelExecInfo(K, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, nullptr) ==
+        CL_SUCCESS);
+  // A NULL list with a size is still an error.
+  CHECK(clSetKernelExecInfo(K, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof Ptrs,
+                            nullptr) == CL_INVALID_VALUE);
+  clSVMFree(E.C, P);
+}
