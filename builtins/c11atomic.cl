@@ -30,6 +30,16 @@
                                  memory_scope s) {                             \
     return TO(__atomic_exchange_n((volatile AS I *)p, FROM(v), SC));           \
   }                                                                            \
+  /* The _explicit forms without a scope mean memory_scope_device. */        \
+  OVL T atomic_load_explicit(volatile AS A *p, memory_order o) {               \
+    return TO(__atomic_load_n((volatile AS I *)p, SC));                        \
+  }                                                                            \
+  OVL void atomic_store_explicit(volatile AS A *p, T v, memory_order o) {      \
+    __atomic_store_n((volatile AS I *)p, FROM(v), SC);                         \
+  }                                                                            \
+  OVL T atomic_exchange_explicit(volatile AS A *p, T v, memory_order o) {      \
+    return TO(__atomic_exchange_n((volatile AS I *)p, FROM(v), SC));           \
+  }                                                                            \
   OVL T atomic_load(volatile AS A *p) {                                        \
     return TO(__atomic_load_n((volatile AS I *)p, SC));                        \
   }                                                                            \
@@ -60,6 +70,18 @@
     return atomic_compare_exchange_strong_explicit(p, expected, desired, s,    \
                                                    f, sc);                     \
   }                                                                            \
+  OVL bool atomic_compare_exchange_strong_explicit(                            \
+      volatile AS A *p, EAS T *expected, T desired, memory_order s,            \
+      memory_order f) {                                                        \
+    return atomic_compare_exchange_strong_explicit(p, expected, desired, s,    \
+                                                   f, memory_scope_device);    \
+  }                                                                            \
+  OVL bool atomic_compare_exchange_weak_explicit(                              \
+      volatile AS A *p, EAS T *expected, T desired, memory_order s,            \
+      memory_order f) {                                                        \
+    return atomic_compare_exchange_strong_explicit(p, expected, desired, s,    \
+                                                   f, memory_scope_device);    \
+  }                                                                            \
   OVL bool atomic_compare_exchange_strong(volatile AS A *p, EAS T *expected,   \
                                           T desired) {                         \
     return atomic_compare_exchange_strong_explicit(                            \
@@ -74,6 +96,9 @@
 #define C11_FETCH_OP(AS, A, I, T, OP)                                          \
   OVL I atomic_fetch_##OP##_explicit(volatile AS A *p, T v, memory_order o,    \
                                      memory_scope s) {                         \
+    return __atomic_fetch_##OP((volatile AS I *)p, (I)v, SC);                  \
+  }                                                                            \
+  OVL I atomic_fetch_##OP##_explicit(volatile AS A *p, T v, memory_order o) {  \
     return __atomic_fetch_##OP((volatile AS I *)p, (I)v, SC);                  \
   }                                                                            \
   OVL I atomic_fetch_##OP(volatile AS A *p, T v) {                             \
@@ -108,6 +133,14 @@
   }                                                                            \
   OVL void atomic_flag_clear_explicit(volatile AS atomic_flag *f,              \
                                       memory_order o, memory_scope s) {        \
+    __atomic_store_n((volatile AS int *)f, 0, SC);                             \
+  }                                                                            \
+  OVL bool atomic_flag_test_and_set_explicit(volatile AS atomic_flag *f,      \
+                                             memory_order o) {                 \
+    return __atomic_exchange_n((volatile AS int *)f, 1, SC) != 0;              \
+  }                                                                            \
+  OVL void atomic_flag_clear_explicit(volatile AS atomic_flag *f,              \
+                                      memory_order o) {                        \
     __atomic_store_n((volatile AS int *)f, 0, SC);                             \
   }                                                                            \
   OVL bool atomic_flag_test_and_set(volatile AS atomic_flag *f) {              \

@@ -439,3 +439,50 @@ TEST_CASE("5.6.1 / 5.9.5: a USE_HOST_PTR buffer larger than its SVM "
                             nullptr) == CL_INVALID_VALUE);
   clSVMFree(E.C, P);
 }
+
+TEST_CASE("6.15.12 (C11 atomics): the _explicit forms without a scope, on "
+          "generic pointers under OpenCL C 3.0 (CTS test_c11_atomics: "
+          "builds failed once generic address space was advertised)",
+          "[cts]") {
+  sched::Env E;
+  cl_kernel K = E.kernel(R"(
+    kernel void k(volatile global atomic_int *c, volatile global atomic_int *s,
+                  volatile global atomic_flag *f, global int *out) {
+      atomic_fetch_add_explicit(c, 1, memory_order_relaxed);
+      atomic_fetch_max_explicit(c + 1, (int)get_global_id(0),
+                                memory_order_acq_rel);
+      if (get_global_id(0) == 0) {
+        atomic_store_explicit(s, 7, memory_order_release);
+        out[0] = atomic_load_explicit(s, memory_order_acquire);
+        out[1] = atomic_exchange_explicit(s, 9, memory_order_seq_cst);
+        int expected = 9;
+        out[2] = atomic_compare_exchange_strong_explicit(
+            s, &expected, 11, memory_order_seq_cst, memory_order_relaxed);
+        out[3] = atomic_compare_exchange_weak_explicit(
+            s, &expected, 13, memory_order_seq_cst, memory_order_relaxed);
+        out[4] = expected;
+        out[5] = atomic_flag_test_and_set_explicit(f, memory_order_seq_cst);
+        atomic_flag_clear_explicit(f, memory_order_seq_cst);
+        out[6] = atomic_flag_test_and_set_explicit(f, memory_order_seq_cst);
+      }
+    })",
+                         "k", "-cl-std=CL3.0");
+  cl_mem C = E.buffer(std::vector<int>(2)), S = E.buffer(std::vector<int>(1)),
+         F = E.buffer(std::vector<int>(1)), Out = E.buffer(std::vector<int>(7));
+  E.arg(K, 0, C);
+  E.arg(K, 1, S);
+  E.arg(K, 2, F);
+  E.arg(K, 3, Out);
+  const size_t G = 1000;
+  REQUIRE(E.run(K, 1, &G, nullptr) == CL_SUCCESS);
+  std::vector<int> R = E.read<int>(C, 2), O = E.read<int>(Out, 7);
+  CHECK(R[0] == 1000);
+  CHECK(R[1] == 999);
+  CHECK(O[0] == 7);
+  CHECK(O[1] == 7);
+  CHECK(O[2] == 1);  // 9 == 9: stored 11
+  CHECK(O[3] == 0);  // 11 != 9: failed,
+  CHECK(O[4] == 11); // expected updated
+  CHECK(O[5] == 0);
+  CHECK(O[6] == 0);
+}
