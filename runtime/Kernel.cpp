@@ -248,15 +248,17 @@ void Kernel::chooseLocalSize(NDRange &R, size_t MaxTotal, unsigned Threads,
   if (!PerWorkItem)
     Limit = std::clamp<size_t>(R.Global[0] / (16 * std::max(Threads, 1u)), 256,
                                4096);
-  Limit = std::min(Limit, MaxTotal);
-  size_t Best = 1, Best16 = 0;
-  for (size_t L = 1; L <= Limit && L <= R.Global[0]; ++L)
-    if (R.Global[0] % L == 0) {
+  // Per launch: search downwards, multiples of 16 first, so the usual
+  // global sizes stop at the first try.
+  Limit = std::min({Limit, MaxTotal, R.Global[0]});
+  size_t Best = 0;
+  for (size_t L = Limit / 16 * 16; L >= 16 && !Best; L -= 16)
+    if (R.Global[0] % L == 0)
       Best = L;
-      if (L % 16 == 0)
-        Best16 = L;
-    }
-  R.Local[0] = Best16 ? Best16 : Best;
+  for (size_t L = Limit; L >= 1 && !Best; --L)
+    if (R.Global[0] % L == 0)
+      Best = L;
+  R.Local[0] = Best;
   for (unsigned D = 1; D < 3; ++D)
     R.Local[D] = 1;
 }

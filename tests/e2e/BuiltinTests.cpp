@@ -21,69 +21,7 @@
 
 namespace {
 
-struct Env {
-  cl_device_id D = clcpuDevice();
-  cl_context C = clCreateContext(nullptr, 1, &D, nullptr, nullptr, nullptr);
-  cl_command_queue Q = clCreateCommandQueue(C, D, 0, nullptr);
-  std::vector<cl_mem> Mems;
-  std::vector<cl_program> Progs;
-  std::vector<cl_kernel> Kernels;
-  ~Env() {
-    for (cl_kernel K : Kernels)
-      clReleaseKernel(K);
-    for (cl_program P : Progs)
-      clReleaseProgram(P);
-    for (cl_mem M : Mems)
-      clReleaseMemObject(M);
-    clReleaseCommandQueue(Q);
-    clReleaseContext(C);
-  }
-  cl_program build(const std::string &Src, const std::string &Options = "") {
-    cl_int Err = -1;
-    const char *S = Src.c_str();
-    cl_program P = clCreateProgramWithSource(C, 1, &S, nullptr, &Err);
-    REQUIRE(Err == CL_SUCCESS);
-    Progs.push_back(P);
-    Err = clBuildProgram(P, 1, &D, Options.c_str(), nullptr, nullptr);
-    if (Err != CL_SUCCESS) {
-      std::string Log(1 << 16, '\0');
-      clGetProgramBuildInfo(P, D, CL_PROGRAM_BUILD_LOG, Log.size(), Log.data(),
-                            nullptr);
-      FAIL("build failed (" << Options << "): " << Log.c_str());
-    }
-    return P;
-  }
-  template <typename T> cl_mem buffer(const std::vector<T> &Data) {
-    cl_int Err = -1;
-    cl_mem M = clCreateBuffer(C, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                              Data.size() * sizeof(T),
-                              const_cast<T *>(Data.data()), &Err);
-    REQUIRE(Err == CL_SUCCESS);
-    Mems.push_back(M);
-    return M;
-  }
-  template <typename T> std::vector<T> read(cl_mem M, size_t N) {
-    std::vector<T> Out(N);
-    REQUIRE(clEnqueueReadBuffer(Q, M, CL_TRUE, 0, N * sizeof(T), Out.data(), 0,
-                                nullptr, nullptr) == CL_SUCCESS);
-    return Out;
-  }
-  /// Runs kernel \p Name of \p P over \p Global work-items with \p Args
-  /// (buffers, or {size, pointer} pairs for values/local memory).
-  void run(cl_program P, const char *Name, std::vector<cl_mem> Args,
-           size_t Global, size_t Local = 0) {
-    cl_int Err = -1;
-    cl_kernel K = clCreateKernel(P, Name, &Err);
-    REQUIRE(Err == CL_SUCCESS);
-    Kernels.push_back(K);
-    for (cl_uint I = 0; I < Args.size(); ++I)
-      REQUIRE(clSetKernelArg(K, I, sizeof(cl_mem), &Args[I]) == CL_SUCCESS);
-    REQUIRE(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global,
-                                   Local ? &Local : nullptr, 0, nullptr,
-                                   nullptr) == CL_SUCCESS);
-    REQUIRE(clFinish(Q) == CL_SUCCESS);
-  }
-};
+using Env = sched::Env;
 
 template <typename T> std::vector<T> randomInts(size_t N, unsigned Seed) {
   std::mt19937_64 G(Seed);

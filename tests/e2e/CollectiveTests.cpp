@@ -4,6 +4,7 @@
 // local sizes 1, 3, 7, 64, 100 and 256 in 1D, 2D and 3D, for int, uint,
 // long, ulong and float.
 
+#include "CollectiveReference.h"
 #include "SchedulerCommon.h"
 
 #include <algorithm>
@@ -15,7 +16,7 @@ using sched::Env;
 
 namespace {
 
-constexpr int Ops = 12;
+using collective::Ops;
 
 /// One kernel per type and dimension count: out[g * Ops + k] is operation k
 /// of work-item g (global linear id).
@@ -47,17 +48,6 @@ kernel void coll(global const T *in, global T *out, global int *pred,
   pred[g] = work_group_all(1) + 2 * work_group_any(0);
 }
 )";
-}
-
-template <typename T> T highestOf() {
-  if constexpr (std::numeric_limits<T>::has_infinity)
-    return std::numeric_limits<T>::infinity();
-  return std::numeric_limits<T>::max();
-}
-template <typename T> T lowestOf() {
-  if constexpr (std::numeric_limits<T>::has_infinity)
-    return -std::numeric_limits<T>::infinity();
-  return std::numeric_limits<T>::lowest();
 }
 
 template <typename T>
@@ -107,37 +97,11 @@ void check(Env &E, const char *TypeName, unsigned Dims, const size_t *L) {
             for (size_t X = 0; X < Lf[0]; ++X)
               Ids.push_back(((Gz * Lf[2] + Z) * G[1] + Gy * Lf[1] + Y) * G[0] +
                             Gx * Lf[0] + X);
-        T Sum = 0, Mn = highestOf<T>(), Mx = lowestOf<T>();
-        bool All = true, Any = false;
-        for (size_t I : Ids) {
-          Sum += In[I];
-          Mn = std::min(Mn, In[I]);
-          Mx = std::max(Mx, In[I]);
-          All &= In[I] > static_cast<T>(-40);
-          Any |= In[I] == static_cast<T>(7);
-        }
         size_t From = B[0] + Lf[0] * (B[1] + Lf[1] * B[2]);
-        T Bc = In[Ids[From]];
-        T IAdd = 0, IMin = highestOf<T>(), IMax = lowestOf<T>();
+        auto Ref = collective::reference(In, Ids, From);
         for (size_t J = 0; J < Items; ++J) {
           const T *Got = &Out[Ids[J] * Ops];
-          T V = In[Ids[J]];
-          T Want[Ops];
-          Want[0] = Sum;
-          Want[1] = Mn;
-          Want[2] = Mx;
-          Want[6] = IAdd;
-          Want[7] = IMin;
-          Want[8] = IMax;
-          IAdd += V;
-          IMin = std::min(IMin, V);
-          IMax = std::max(IMax, V);
-          Want[3] = IAdd;
-          Want[4] = IMin;
-          Want[5] = IMax;
-          Want[9] = Bc;
-          Want[10] = static_cast<T>(All ? 1 : 0);
-          Want[11] = static_cast<T>(Any ? 1 : 0);
+          const auto &Want = Ref[J];
           for (int Op = 0; Op < Ops; ++Op)
             if (Got[Op] != Want[Op]) {
               if (Bad < 5)

@@ -1,9 +1,9 @@
 #ifndef CLCPU_TESTS_E2E_SCHEDULERCOMMON_H
 #define CLCPU_TESTS_E2E_SCHEDULERCOMMON_H
 
-// Shared by SchedulerTests, BarrierTests and CollectiveTests: a context and
-// queue on clcpu, program building with the log in the failure message, and
-// buffers in and out.
+// Shared by the end-to-end tests: a context and queue on clcpu, program
+// building with the log in the failure message, buffers in and out, and
+// kernel launches.
 
 #include "Common.h"
 
@@ -49,6 +49,14 @@ struct Env {
     }
     return P;
   }
+  /// Builds \p Src; a failure fails the test with the build log.
+  cl_program build(const std::string &Src, const std::string &Options = "") {
+    std::string Log;
+    cl_program P = tryBuild(Src, Options.c_str(), Log);
+    if (!P)
+      FAIL("build failed (" << Options << "): " << Log);
+    return P;
+  }
   cl_kernel kernel(const std::string &Src, const char *Name,
                    const char *Options = nullptr) {
     std::string Log;
@@ -81,6 +89,18 @@ struct Env {
   }
   void localArg(cl_kernel K, cl_uint I, size_t Bytes) {
     REQUIRE(clSetKernelArg(K, I, Bytes, nullptr) == CL_SUCCESS);
+  }
+  /// Runs kernel \p Name of \p P over \p Global work-items (local size
+  /// \p Local, 0: the driver's choice) with buffer arguments \p Args.
+  void run(cl_program P, const std::string &Name, std::vector<cl_mem> Args,
+           size_t Global, size_t Local = 0) {
+    cl_int Err = -1;
+    cl_kernel K = clCreateKernel(P, Name.c_str(), &Err);
+    REQUIRE(Err == CL_SUCCESS);
+    Kernels.push_back(K);
+    for (cl_uint I = 0; I < Args.size(); ++I)
+      REQUIRE(clSetKernelArg(K, I, sizeof(cl_mem), &Args[I]) == CL_SUCCESS);
+    REQUIRE(run(K, 1, &Global, Local ? &Local : nullptr) == CL_SUCCESS);
   }
   cl_int run(cl_kernel K, cl_uint Dims, const size_t *G, const size_t *L) {
     cl_int Err =

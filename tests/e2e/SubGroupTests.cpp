@@ -6,6 +6,7 @@
 // clGetKernelSubGroupInfo), on partial sub-groups, 1D/2D/3D and non-uniform
 // work-groups.
 
+#include "CollectiveReference.h"
 #include "SchedulerCommon.h"
 
 #include <algorithm>
@@ -220,7 +221,7 @@ TEST_CASE("6.15.2: sub-group queries with partial sub-groups (1D/2D/3D, "
 
 namespace {
 
-constexpr int Ops = 12;
+using collective::Ops;
 
 const char *FunctionSource = R"(
 #if __OPENCL_C_VERSION__ < 300
@@ -247,17 +248,6 @@ kernel void f(global const T *in, global T *out, uint b) {
   o[11] = sub_group_any(v == (T)7);
 }
 )";
-
-template <typename T> T highestOf() {
-  if constexpr (std::numeric_limits<T>::has_infinity)
-    return std::numeric_limits<T>::infinity();
-  return std::numeric_limits<T>::max();
-}
-template <typename T> T lowestOf() {
-  if constexpr (std::numeric_limits<T>::has_infinity)
-    return -std::numeric_limits<T>::infinity();
-  return std::numeric_limits<T>::lowest();
-}
 
 template <typename T>
 void checkFunctions(Env &E, const char *Type, const char *Std, unsigned Dims,
@@ -304,34 +294,10 @@ void checkFunctions(Env &E, const char *Type, const char *Std, unsigned Dims,
     std::vector<size_t> Ids;
     for (size_t Lo : Locals)
       Ids.push_back(GlobalOf[{Key.first, Lo}]);
-    T Sum = 0, Mn = highestOf<T>(), Mx = lowestOf<T>();
-    bool All = true, Any = false;
-    for (size_t I : Ids) {
-      Sum += In[I];
-      Mn = std::min(Mn, In[I]);
-      Mx = std::max(Mx, In[I]);
-      All &= In[I] > static_cast<T>(-40);
-      Any |= In[I] == static_cast<T>(7);
-    }
-    T Bc = In[Ids[B % Ids.size()]];
-    T IAdd = 0, IMin = highestOf<T>(), IMax = lowestOf<T>();
-    for (size_t I : Ids) {
-      T W[Ops];
-      W[0] = Sum;
-      W[1] = Mn;
-      W[2] = Mx;
-      W[6] = IAdd;
-      W[7] = IMin;
-      W[8] = IMax;
-      IAdd += In[I];
-      IMin = std::min(IMin, In[I]);
-      IMax = std::max(IMax, In[I]);
-      W[3] = IAdd;
-      W[4] = IMin;
-      W[5] = IMax;
-      W[9] = Bc;
-      W[10] = static_cast<T>(All ? 1 : 0);
-      W[11] = static_cast<T>(Any ? 1 : 0);
+    auto Ref = collective::reference(In, Ids, B % Ids.size());
+    for (size_t J = 0; J < Ids.size(); ++J) {
+      size_t I = Ids[J];
+      const auto &W = Ref[J];
       for (int Op = 0; Op < Ops; ++Op) {
         T Got = Out[I * Ops + Op];
         // all/any return a non-zero int for true.
