@@ -545,11 +545,18 @@ private:
 
 class BarrierBench : public Bench {
 public:
-  BarrierBench(Platform &P, int Groups, int Iters)
-      : Bench(P), Groups(Groups), Iters(Iters) {}
+  /// \p Fibers: on clcpu, build with -clcpu-force-fibers (its fallback
+  /// path, for comparison); other platforms run their default.
+  BarrierBench(Platform &P, int Groups, int Iters, bool Fibers = false)
+      : Bench(P), Groups(Groups), Iters(Iters), Fibers(Fibers) {}
   void setUp() override {
     BOut = buffer(size_t(Groups) * 256 * 4);
-    K = kernel(program(kernels::Reduce, ""), "barriers");
+    std::string Options;
+    if (Fibers && P.Name.find("clcpu") != std::string::npos) {
+      Options = "-clcpu-force-fibers";
+      Note = "clcpu forced onto fibers (-clcpu-force-fibers)";
+    }
+    K = kernel(program(kernels::Reduce, Options), "barriers");
     args(K, BOut, Iters);
   }
   double run() override {
@@ -573,6 +580,7 @@ public:
 
 private:
   int Groups, Iters;
+  bool Fibers;
   cl_mem BOut = nullptr;
   cl_kernel K = nullptr;
 };
@@ -970,6 +978,13 @@ std::vector<Spec> specs(const Sizes &S) {
                [=](Platform &P) -> B {
                  return std::make_unique<BarrierBench>(P, S.BarrierGroups,
                                                        S.BarrierIters);
+               },
+               256.0 * S.BarrierGroups * 2 * S.BarrierIters});
+  V.push_back({"barrier_fibers", "ms", 0, 1e3, false,
+               "barrier_stress, clcpu on its fiber path",
+               [=](Platform &P) -> B {
+                 return std::make_unique<BarrierBench>(P, S.BarrierGroups,
+                                                       S.BarrierIters, true);
                },
                256.0 * S.BarrierGroups * 2 * S.BarrierIters});
   double ScanGB = 8.0 * S.Scan / GB;

@@ -162,7 +162,40 @@ Value *ctxWord(IRBuilder<> &B, Value *Ctx, unsigned W, Type *Ty) {
   return B.CreateLoad(Ty, B.CreateConstInBoundsGEP1_64(B.getInt64Ty(), Ctx, W));
 }
 
-Value *toBits(IRBuilder<> &B, Value *V) {
+} // namespace
+
+std::optional<SyncCall> classifySyncCall(const CallInst &CI) {
+  const Function *F = CI.getCalledFunction();
+  if (!F)
+    return std::nullopt;
+  auto Parts = demangle(F->getName());
+  if (!Parts)
+    return std::nullopt;
+  auto [Name, Params] = *Parts;
+  SyncCall S;
+  if (Name == "barrier" || Name == "work_group_barrier") {
+    S.Kind = SyncCall::Barrier;
+    return S;
+  }
+  if (Name == "sub_group_barrier") {
+    S.Kind = SyncCall::SubGroupBarrier;
+    return S;
+  }
+  std::optional<uint32_t> Kind = collectiveKind(Name);
+  if (!Kind)
+    return std::nullopt;
+  S.Kind = SyncCall::Collective;
+  std::optional<uint32_t> Type =
+      Params.empty() ? std::nullopt : collectiveType(Params[0]);
+  // A vector operand (sub_group_broadcast of a float4) or a type without a
+  // CollectiveType (half): only the fiber path takes these.
+  S.Scalar = Type.has_value() && !CI.getType()->isVoidTy() &&
+             !CI.getType()->isVectorTy();
+  S.Op = *Kind + Type.value_or(0);
+  return S;
+}
+
+Value *collectiveToBits(IRBuilder<> &B, Value *V) {
   Type *Ty = V->getType();
   if (Ty->isFloatTy())
     V = B.CreateBitCast(V, B.getInt32Ty());
@@ -171,7 +204,7 @@ Value *toBits(IRBuilder<> &B, Value *V) {
   return B.CreateZExtOrTrunc(V, B.getInt64Ty());
 }
 
-Value *fromBits(IRBuilder<> &B, Value *V, Type *Ty) {
+Value *collectiveFromBits(IRBuilder<> &B, Value *V, Type *Ty) {
   if (Ty->isFloatTy())
     return B.CreateBitCast(B.CreateTrunc(V, B.getInt32Ty()), Ty);
   if (Ty->isDoubleTy())
@@ -179,6 +212,11 @@ Value *fromBits(IRBuilder<> &B, Value *V, Type *Ty) {
   return B.CreateZExtOrTrunc(V, Ty);
 }
 
+namespace {
+Value *toBits(IRBuilder<> &B, Value *V) { return collectiveToBits(B, V); }
+Value *fromBits(IRBuilder<> &B, Value *V, Type *Ty) {
+  return collectiveFromBits(B, V, Ty);
+}
 } // namespace
 
 bool lowerWorkGroupSync(Function &Body) {

@@ -201,6 +201,8 @@ std::string serializeExecutable(const std::vector<KernelInfo> &Kernels,
     W.u64(K.PrivateMemSize);
     W.u32(K.PerWorkItem);
     W.u32(K.UniformWorkGroupSize);
+    W.u64(K.RegionScratch);
+    W.str(K.Path);
   }
   W.u64(GlobalVarSize);
   W.str(Bitcode);
@@ -235,11 +237,13 @@ bool deserializeExecutable(const std::string &Payload,
         return false;
       S = V;
     }
-    uint64_t Local = 0, Private = 0;
+    uint64_t Local = 0, Private = 0, Scratch = 0;
     uint32_t ArgInfo = 0, PerWorkItem = 0, Uniform = 0;
     if (!R.str(K.Attributes) || !R.u64(Local) || !R.u32(ArgInfo) ||
-        !R.u64(Private) || !R.u32(PerWorkItem) || !R.u32(Uniform))
+        !R.u64(Private) || !R.u32(PerWorkItem) || !R.u32(Uniform) ||
+        !R.u64(Scratch) || !R.str(K.Path))
       return false;
+    K.RegionScratch = Scratch;
     K.PerWorkItem = PerWorkItem != 0;
     K.UniformWorkGroupSize = Uniform != 0;
     K.LocalMemSize = Local;

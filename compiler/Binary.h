@@ -28,7 +28,7 @@
 
 namespace clcpu::compiler {
 
-inline constexpr uint32_t BinaryFormatVersion = 1;
+inline constexpr uint32_t BinaryFormatVersion = 2;
 
 struct BinaryContents {
   cl_program_binary_type Type = CL_PROGRAM_BINARY_TYPE_NONE;

@@ -84,6 +84,9 @@ bool parseOptions(const std::string &Text, Options &Out, std::string &Error) {
       // "kernels in this program do not require sub-groups to make
       // independent forward progress": no yields in waiting loops.
       Out.NoSubgroupIfp = true;
+    } else if (T == "-clcpu-force-fibers") {
+      // clcpu's own: barriers on fibers, not regions (tests, benchmarks).
+      Out.ForceFibers = true;
     } else if (T == "-cl-denorms-are-zero") {
       // What Clang's driver turns it into: single-precision denormals may be
       // flushed to zero (the code generator may then use DAZ/FTZ forms).
@@ -112,7 +115,7 @@ bool parseLinkOptions(const std::string &Text, bool &IsLibrary,
       "-enable-link-options", "-cl-denorms-are-zero",
       "-cl-no-signed-zeros",  "-cl-unsafe-math-optimizations",
       "-cl-finite-math-only", "-cl-fast-relaxed-math",
-      "-cl-no-subgroup-ifp"};
+      "-cl-no-subgroup-ifp",  "-clcpu-force-fibers"};
   IsLibrary = false;
   for (const std::string &T : tokenize(Text)) {
     if (T == "-create-library") {

@@ -57,6 +57,14 @@ struct KernelInfo {
   /// Calls barrier()/work_group_barrier() or a work_group_* collective: Fn
   /// runs one work-item (Ctx->LocalId), each on its own fiber.
   bool PerWorkItem = false;
+  /// Barrier regions (compiler/BarrierRegions.cpp): the kernel has barriers
+  /// or collectives and Fn runs the whole group, region by region, with
+  /// this many bytes of scratch per work-item (WorkGroupContext::Scratch).
+  /// 0: no regions (a barrier-free kernel, or PerWorkItem).
+  size_t RegionScratch = 0;
+  /// How the kernel runs and why (CLCPU_LOG_KERNEL_PATHS): "work-item
+  /// loop", "barrier regions (...)" or "fibers: <reason>".
+  std::string Path;
   /// The global size must be a multiple of the local size (OpenCL C 1.x, or
   /// -cl-uniform-work-group-size).
   bool UniformWorkGroupSize = true;
@@ -71,6 +79,9 @@ struct Options {
   bool OptDisable = false;
   /// -cl-no-subgroup-ifp (compiler/Barriers.cpp insertProgressYields).
   bool NoSubgroupIfp = false;
+  /// -clcpu-force-fibers (clcpu's own option): kernels with barriers run on
+  /// fibers instead of barrier regions (for tests and benchmarks).
+  bool ForceFibers = false;
 };
 
 /// Per-call settings the runtime takes from its configuration

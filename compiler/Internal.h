@@ -6,9 +6,11 @@
 
 #include "compiler/Compiler.h"
 
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/PassManager.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +57,38 @@ const std::string &sleefLibrary();
 /// not handle (half) stay calls, reported later as unsupported builtins.
 bool lowerWorkGroupSync(llvm::Function &Body);
 
+/// Barriers.cpp: what a call to a synchronizing builtin is: barrier() or
+/// work_group_barrier(), sub_group_barrier(), or a work_group_* /
+/// sub_group_* collective with its WorkGroupContext Op (Kind * 16 + Type,
+/// plus CollSubGroup).
+struct SyncCall {
+  enum KindT { Barrier, SubGroupBarrier, Collective } Kind = Barrier;
+  uint32_t Op = 0;
+  /// False for a collective of a vector or half operand: only the fiber
+  /// path (lowerWorkGroupSync) takes those.
+  bool Scalar = true;
+};
+/// Null if \p CI calls no synchronizing builtin.
+std::optional<SyncCall> classifySyncCall(const llvm::CallInst &CI);
+
+/// Barriers.cpp: a collective's operand as the 64 bits the scheduler
+/// computes on (compiler/WorkGroupContext.h), and back.
+llvm::Value *collectiveToBits(llvm::IRBuilder<> &B, llvm::Value *V);
+llvm::Value *collectiveFromBits(llvm::IRBuilder<> &B, llvm::Value *Bits,
+                                llvm::Type *Ty);
+
+/// BarrierRegions.cpp: the barrier fast path. Splits \p Body (a kernel body
+/// whose last parameters are ctx, lx, ly, lz, with barriers or collectives)
+/// at its barriers and collectives into regions and emits `wg_<Name>`
+/// running each region as a loop over the group's work-items (vectorized
+/// like a barrier-free kernel), with values live across a barrier in
+/// per-work-item scratch (WorkGroupContext::Scratch). Sets
+/// K.RegionScratch and K.Path. False, with the reason in \p Why and \p Body
+/// still a valid (possibly SROA-optimized) body for the fiber path, when the
+/// kernel has a shape the regions do not handle.
+bool emitBarrierRegions(llvm::Module &M, llvm::Function &Kernel,
+                        llvm::Function &Body, KernelInfo &K, std::string &Why);
+
 /// Barriers.cpp: independent forward progress of sub-groups. Puts a call
 /// through WorkGroupContext::Yield on the back edge of every loop of \p Body
 /// whose exit depends on an atomic or volatile load (a work-item waiting for
@@ -75,6 +109,9 @@ void quietVectorizerDiagnostics(llvm::LLVMContext &C);
 /// vectorizer to widen it by \p Lanes work-items.
 void markWorkItemLoop(llvm::BranchInst &Latch, const llvm::Function &Body,
                       unsigned Lanes);
+/// The same for a loop whose body is known to have loops or not.
+void markWorkItemLoop(llvm::BranchInst &Latch, bool BodyHasLoops,
+                      unsigned Lanes);
 
 /// WorkItemLoopVectorize.cpp: the passes that run right before the
 /// vectorizer: scalarizing OpenCL vector operations in work-item loops and
@@ -89,9 +126,48 @@ void addUniformVectorPhiPass(llvm::FunctionPassManager &FPM);
 /// elements become vector loads/stores.
 void addConsecutiveGatherPass(llvm::FunctionPassManager &FPM);
 
+/// NonTemporalStores.cpp: full-register vector stores into output-only
+/// arguments of work-group functions become non-temporal when the launch
+/// writes more than the last-level cache (and the address is aligned).
+void addNonTemporalStorePass(llvm::FunctionPassManager &FPM);
+
 /// SafeIntegerDivision.cpp: integer / and % never trap (OpenCL C 6.3: an
 /// unspecified value instead of an exception). True if \p M changed.
 bool makeIntegerDivisionSafe(llvm::Module &M);
+
+/// WorkGroupFunction.cpp: creates `wg_<Name>` for \p Kernel (its target and
+/// floating-point attributes), loads the kernel's arguments into
+/// \p CallArgs followed by the WorkGroupContext pointer, and leaves \p B at
+/// the end of the entry block.
+llvm::Function *beginWorkGroupFunction(llvm::Module &M, llvm::Function &Kernel,
+                                       const std::string &Name,
+                                       llvm::IRBuilder<> &B,
+                                       llvm::SmallVectorImpl<llvm::Value *> &CallArgs);
+
+/// WorkGroupFunction.cpp: the group's local sizes from \p Ctx.
+void loadLocalSize(llvm::IRBuilder<> &B, llvm::Value *Ctx,
+                   llvm::Value *Size[3]);
+
+/// WorkGroupFunction.cpp: loops z, y, x over the local ids [0, Size[d])
+/// at \p B (x innermost), with \p EmitBody's code in the x-loop; returns the
+/// x-loop's latch and leaves \p B after the loops.
+llvm::BranchInst *emitLocalIdLoops(
+    llvm::IRBuilder<> &B, llvm::Value *const Size[3],
+    llvm::function_ref<void(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *,
+                            llvm::Value *)>
+        EmitBody);
+
+/// WorkGroupFunction.cpp: work-items per vector register of 32-bit lanes on
+/// \p Kernel's target.
+unsigned workItemLanes(const llvm::Function &Kernel);
+
+/// WorkGroupFunction.cpp: `wg_<K>` for barrier regions: one work-item loop
+/// per region of \p Regions (`<K>.regions`, compiler/BarrierRegions.cpp),
+/// then \p CollectiveStep between regions; \p HasLoops says for each region
+/// whether its code has loops (the vectorizer's outer-loop path).
+void emitRegionDriver(llvm::Module &M, llvm::Function &Kernel,
+                      llvm::Function &Regions, llvm::Function &CollectiveStep,
+                      llvm::ArrayRef<bool> HasLoops, const KernelInfo &K);
 
 /// Barriers.cpp: `wg_<Name>` running the one work-item at Ctx->LocalId.
 void emitWorkItemFunction(llvm::Module &M, llvm::Function &Kernel,

@@ -3,6 +3,7 @@
 #include "compiler/Binary.h"
 #include "compiler/Cache.h"
 #include "compiler/Internal.h"
+#include "compiler/Printf.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
@@ -206,6 +207,14 @@ cl_int jitObject(CompiledProgram &P, orc::JITTargetMachineBuilder &JTMB,
       DL->getGlobalPrefix());
   if (!Gen) {
     Log += "internal error: " + toString(Gen.takeError()) + "\n";
+    return FailCode;
+  }
+  // OpenCL C printf, not the C library's (vector specifiers, return value).
+  if (Error E = (*J)->getMainJITDylib().define(orc::absoluteSymbols(
+          {{(*J)->mangleAndIntern("printf"),
+            {orc::ExecutorAddr::fromPtr(&clcpu_printf),
+             JITSymbolFlags::Exported | JITSymbolFlags::Callable}}}))) {
+    Log += "internal error: " + toString(std::move(E)) + "\n";
     return FailCode;
   }
   (*J)->getMainJITDylib().addGenerator(std::move(*Gen));

@@ -7,7 +7,8 @@
 // (size_t words 0..14, the 32-bit work_dim at word 15, LocalMem at word 16,
 // EnqueuedLocalSize at 17..19, LocalId at 20..22, Barrier at 23, Collective
 // at 24, Group at 25, SubGroupSize at 26, SubGroupBarrier at 27, Yield at
-// 28, LocalEnd at 29, PrivateLo at 30, PrivateHi at 31).
+// 28, LocalEnd at 29, PrivateLo at 30, PrivateHi at 31, Scratch at 32,
+// GroupCollective at 33, ScratchEnd at 34).
 
 #include <cstddef>
 #include <cstdint>
@@ -64,6 +65,25 @@ struct WorkGroupContext {
   /// path. Generic pointers into it are private (to_private).
   void *PrivateLo;
   void *PrivateHi;
+  /// Barrier regions only (KernelInfo::RegionScratch > 0): the group's
+  /// per-work-item scratch, RegionScratch bytes per work-item of the
+  /// enqueued local size, 64-byte aligned (compiler/BarrierRegions.cpp has
+  /// the layout).
+  void *Scratch;
+  /// Barrier regions: computes collective \p Op (as for Collective) over the
+  /// \p N work-items' values \p Values in place; \p Args holds each
+  /// work-item's index argument (the broadcast source as a linear local id
+  /// for work_group_broadcast, a sub-group local id for sub_group_broadcast,
+  /// the shuffle index, mask or delta). If \p States is not null (work-items
+  /// stopped at different sync points), a sub-group collective is computed
+  /// only for the sub-groups whose first work-item's state is \p Region.
+  void (*GroupCollective)(const WorkGroupContext *Ctx, uint32_t Op,
+                          uint64_t *Values, const uint64_t *Args, size_t N,
+                          const uint32_t *States, uint32_t Region);
+  /// Barrier regions: the end of the thread's scratch. Private variables
+  /// whose address escapes live there, so generic pointers into
+  /// [Scratch, ScratchEnd) are private too (to_private, get_fence).
+  void *ScratchEnd;
 };
 
 /// work_group_* functions (OpenCL C 2.0, 6.13.15), as CollectiveOp kinds.
@@ -120,6 +140,10 @@ static_assert(offsetof(WorkGroupContext, Yield) == 28 * sizeof(size_t));
 static_assert(offsetof(WorkGroupContext, LocalEnd) == 29 * sizeof(size_t));
 static_assert(offsetof(WorkGroupContext, PrivateLo) == 30 * sizeof(size_t));
 static_assert(offsetof(WorkGroupContext, PrivateHi) == 31 * sizeof(size_t));
+static_assert(offsetof(WorkGroupContext, Scratch) == 32 * sizeof(size_t));
+static_assert(offsetof(WorkGroupContext, GroupCollective) ==
+              33 * sizeof(size_t));
+static_assert(offsetof(WorkGroupContext, ScratchEnd) == 34 * sizeof(size_t));
 
 /// For kernels with barriers (KernelInfo::PerWorkItem) the same signature
 /// runs one work-item: the one at Ctx->LocalId.

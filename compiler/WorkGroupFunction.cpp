@@ -55,6 +55,8 @@ enum : unsigned {
   WLocalEnd = 29,
   WPrivateLo = 30,
   WPrivateHi = 31,
+  WScratch = 32,
+  WScratchEnd = 34,
 };
 
 /// The unmangled name of an Itanium-mangled free function (`_Z13get_global_idj`
@@ -257,7 +259,9 @@ void replaceWorkItemCalls(Function &Body) {
                            B.CreateICmpULT(P, Word(Hi)));
       };
       Value *Local = In(WLocalMem, WLocalEnd);
-      Value *Private = In(WPrivateLo, WPrivateHi);
+      // Barrier regions keep escaping private variables in the scratch.
+      Value *Private = B.CreateOr(In(WPrivateLo, WPrivateHi),
+                                  In(WScratch, WScratchEnd));
       if (Name == "get_fence") {
         // CLK_LOCAL_MEM_FENCE (1) or CLK_GLOBAL_MEM_FENCE (2); private
         // memory needs no fence (0).
@@ -370,15 +374,16 @@ bool readKernelInfo(Function &F, const DataLayout &DL, KernelInfo &K,
   return true;
 }
 
-/// `wg_<K>`: loads the arguments, loops over local ids, calls \p Body.
-void emitWorkGroupFunction(Module &M, Function &Kernel, Function &Body,
-                           const KernelInfo &K) {
+} // namespace
+
+Function *beginWorkGroupFunction(Module &M, Function &Kernel,
+                                 const std::string &Name, IRBuilder<> &B,
+                                 SmallVectorImpl<Value *> &CallArgs) {
   LLVMContext &C = M.getContext();
-  Type *I64 = Type::getInt64Ty(C);
   PointerType *Ptr = PointerType::getUnqual(C);
   auto *FT = FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr}, false);
   Function *WG =
-      Function::Create(FT, GlobalValue::ExternalLinkage, "wg_" + K.Name, M);
+      Function::Create(FT, GlobalValue::ExternalLinkage, "wg_" + Name, M);
   // The target and the floating-point model the build options chose
   // (-cl-denorms-are-zero, -cl-fast-relaxed-math, ...) for code generation.
   for (const char *A :
@@ -395,10 +400,7 @@ void emitWorkGroupFunction(Module &M, Function &Kernel, Function &Body,
   WG->addParamAttr(1, Attribute::ReadOnly);
   Value *ArgsArr = WG->getArg(0), *Ctx = WG->getArg(1);
   MDNode *Invariant = MDNode::get(C, {});
-
-  BasicBlock *Entry = BasicBlock::Create(C, "entry", WG);
-  IRBuilder<> B(Entry);
-  SmallVector<Value *, 16> CallArgs;
+  B.SetInsertPoint(BasicBlock::Create(C, "entry", WG));
   for (unsigned I = 0; I < Kernel.arg_size(); ++I) {
     auto *Slot =
         B.CreateLoad(Ptr, B.CreateConstInBoundsGEP1_64(Ptr, ArgsArr, I));
@@ -409,25 +411,39 @@ void emitWorkGroupFunction(Module &M, Function &Kernel, Function &Body,
       CallArgs.push_back(B.CreateLoad(Kernel.getArg(I)->getType(), Slot));
   }
   CallArgs.push_back(Ctx);
-  Value *Size[3];
+  return WG;
+}
+
+void loadLocalSize(IRBuilder<> &B, Value *Ctx, Value *Size[3]) {
+  MDNode *Invariant = MDNode::get(B.getContext(), {});
   for (unsigned D = 0; D < 3; ++D) {
     auto *L = B.CreateLoad(
-        I64, B.CreateConstInBoundsGEP1_64(I64, Ctx, WLocalSize + D));
+        B.getInt64Ty(),
+        B.CreateConstInBoundsGEP1_64(B.getInt64Ty(), Ctx, WLocalSize + D));
     L->setMetadata(LLVMContext::MD_invariant_load, Invariant);
     Size[D] = L;
   }
+}
+
+BranchInst *emitLocalIdLoops(
+    IRBuilder<> &B, Value *const Size[3],
+    function_ref<void(IRBuilder<> &, Value *, Value *, Value *)> EmitBody) {
+  LLVMContext &C = B.getContext();
+  Function *F = B.GetInsertBlock()->getParent();
+  Type *I64 = B.getInt64Ty();
   // Bottom-tested loops: the runtime guarantees every local size is >= 1.
-  BasicBlock *ZHead = BasicBlock::Create(C, "z", WG);
-  BasicBlock *YHead = BasicBlock::Create(C, "y", WG);
-  BasicBlock *XBody = BasicBlock::Create(C, "x", WG);
-  BasicBlock *YLatch = BasicBlock::Create(C, "y.latch", WG);
-  BasicBlock *ZLatch = BasicBlock::Create(C, "z.latch", WG);
-  BasicBlock *Exit = BasicBlock::Create(C, "exit", WG);
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *ZHead = BasicBlock::Create(C, "z", F);
+  BasicBlock *YHead = BasicBlock::Create(C, "y", F);
+  BasicBlock *XBody = BasicBlock::Create(C, "x", F);
+  BasicBlock *YLatch = BasicBlock::Create(C, "y.latch", F);
+  BasicBlock *ZLatch = BasicBlock::Create(C, "z.latch", F);
+  BasicBlock *Exit = BasicBlock::Create(C, "exit", F);
   B.CreateBr(ZHead);
 
   B.SetInsertPoint(ZHead);
   PHINode *Z = B.CreatePHI(I64, 2, "lz");
-  Z->addIncoming(B.getInt64(0), Entry);
+  Z->addIncoming(B.getInt64(0), Pre);
   B.CreateBr(YHead);
 
   B.SetInsertPoint(YHead);
@@ -438,20 +454,11 @@ void emitWorkGroupFunction(Module &M, Function &Kernel, Function &Body,
   B.SetInsertPoint(XBody);
   PHINode *X = B.CreatePHI(I64, 2, "lx");
   X->addIncoming(B.getInt64(0), YHead);
-  SmallVector<Value *, 16> Full(CallArgs);
-  Full.append({X, Y, Z});
-  B.CreateCall(&Body, Full);
+  EmitBody(B, X, Y, Z);
   Value *XN = B.CreateAdd(X, B.getInt64(1), "lx.next", true, true);
-  X->addIncoming(XN, XBody);
+  X->addIncoming(XN, B.GetInsertBlock());
   BranchInst *XLatch =
       B.CreateCondBr(B.CreateICmpULT(XN, Size[0]), XBody, YLatch);
-  // One vector register of 32-bit lanes.
-  StringRef Features =
-      Kernel.getFnAttribute("target-features").getValueAsString();
-  unsigned Lanes = Features.contains("+avx512f") ? 16
-                   : Features.contains("+avx")   ? 8
-                                                 : 4;
-  markWorkItemLoop(*XLatch, Body, Lanes);
 
   B.SetInsertPoint(YLatch);
   Value *YN = B.CreateAdd(Y, B.getInt64(1), "ly.next", true, true);
@@ -464,6 +471,152 @@ void emitWorkGroupFunction(Module &M, Function &Kernel, Function &Body,
   B.CreateCondBr(B.CreateICmpULT(ZN, Size[2]), ZHead, Exit);
 
   B.SetInsertPoint(Exit);
+  return XLatch;
+}
+
+unsigned workItemLanes(const Function &Kernel) {
+  // One vector register of 32-bit lanes.
+  StringRef Features =
+      Kernel.getFnAttribute("target-features").getValueAsString();
+  return Features.contains("+avx512f") ? 16 : Features.contains("+avx") ? 8 : 4;
+}
+
+void emitRegionDriver(Module &M, Function &Kernel, Function &Regions,
+                      Function &CollectiveStep, ArrayRef<bool> HasLoops,
+                      const KernelInfo &K) {
+  LLVMContext &C = M.getContext();
+  Type *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
+  IRBuilder<> B(C);
+  SmallVector<Value *, 16> CallArgs;
+  Function *WG = beginWorkGroupFunction(M, Kernel, K.Name, B, CallArgs);
+  Value *Ctx = WG->getArg(1);
+  Value *Size[3];
+  loadLocalSize(B, Ctx, Size);
+  Value *N = B.CreateMul(B.CreateMul(Size[0], Size[1]), Size[2], "n");
+  auto *Scratch = B.CreateLoad(
+      PointerType::getUnqual(C),
+      B.CreateConstInBoundsGEP1_64(I64, Ctx, WScratch));
+  Scratch->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(C, {}));
+  // The state slot (offset 0): the region each work-item stopped before.
+  auto State = [&](IRBuilder<> &LB, Value *X, Value *Y, Value *Z) {
+    Value *Lin = LB.CreateAdd(
+        LB.CreateMul(LB.CreateAdd(LB.CreateMul(Z, Size[1]), Y), Size[0]), X);
+    return LB.CreateInBoundsGEP(I32, Scratch, Lin);
+  };
+  auto RegionCall = [&](IRBuilder<> &LB, Value *X, Value *Y, Value *Z,
+                        Value *Region) {
+    SmallVector<Value *, 16> Args(CallArgs);
+    Args.append({X, Y, Z, Region});
+    return LB.CreateCall(&Regions, Args);
+  };
+  BasicBlock *EntryEnd = B.GetInsertBlock();
+  BasicBlock *Dispatch = BasicBlock::Create(C, "dispatch", WG);
+  BasicBlock *Scan = BasicBlock::Create(C, "scan", WG);
+  BasicBlock *Exit = BasicBlock::Create(C, "exit", WG);
+  BasicBlock *Slow = BasicBlock::Create(C, "divergent", WG);
+  B.CreateBr(Dispatch);
+  ReturnInst::Create(C, Exit);
+
+  // Dispatch: run region r for every work-item (the region is a constant in
+  // each loop: the inliner keeps only its code, and the loop vectorizes).
+  B.SetInsertPoint(Dispatch);
+  PHINode *Reg = B.CreatePHI(I32, 2, "region");
+  Reg->addIncoming(B.getInt32(0), EntryEnd);
+  SwitchInst *Sw = B.CreateSwitch(Reg, Exit, HasLoops.size());
+  unsigned Lanes = workItemLanes(Kernel);
+  for (unsigned R = 0; R < HasLoops.size(); ++R) {
+    BasicBlock *L = BasicBlock::Create(C, "region." + Twine(R), WG, Scan);
+    Sw->addCase(B.getInt32(R), L);
+    IRBuilder<> LB(L);
+    BranchInst *Latch = emitLocalIdLoops(
+        LB, Size, [&](IRBuilder<> &XB, Value *X, Value *Y, Value *Z) {
+          // (The region stores where it stopped in the state slot.)
+          CallInst *Next = RegionCall(XB, X, Y, Z, XB.getInt32(R));
+          Next->addFnAttr(Attribute::AlwaysInline);
+        });
+    markWorkItemLoop(*Latch, HasLoops[R], Lanes);
+    LB.CreateBr(Scan);
+  }
+
+  // Scan: did every work-item stop at the same sync point?
+  B.SetInsertPoint(Scan);
+  auto MinMax = [&](bool SkipDone) {
+    BasicBlock *Pre = B.GetInsertBlock();
+    BasicBlock *Loop = BasicBlock::Create(C, "states", WG);
+    BasicBlock *Done = BasicBlock::Create(C, "states.done", WG);
+    B.CreateBr(Loop);
+    B.SetInsertPoint(Loop);
+    PHINode *I = B.CreatePHI(I64, 2);
+    PHINode *Mn = B.CreatePHI(I32, 2), *Mx = B.CreatePHI(I32, 2);
+    I->addIncoming(B.getInt64(0), Pre);
+    Mn->addIncoming(B.getInt32(~0u), Pre);
+    Mx->addIncoming(B.getInt32(0), Pre);
+    Value *S = B.CreateLoad(I32, B.CreateInBoundsGEP(I32, Scratch, I));
+    if (SkipDone) // finished work-items (0) never run again
+      S = B.CreateSelect(B.CreateICmpEQ(S, B.getInt32(0)), B.getInt32(~0u), S);
+    Value *Mn2 = B.CreateBinaryIntrinsic(Intrinsic::umin, Mn, S);
+    Value *Mx2 = B.CreateBinaryIntrinsic(Intrinsic::umax, Mx, S);
+    Value *IN = B.CreateAdd(I, B.getInt64(1), "", true, true);
+    I->addIncoming(IN, Loop);
+    Mn->addIncoming(Mn2, Loop);
+    Mx->addIncoming(Mx2, Loop);
+    B.CreateCondBr(B.CreateICmpULT(IN, N), Loop, Done);
+    B.SetInsertPoint(Done);
+    return std::make_pair(Mn2, Mx2);
+  };
+  auto [Min, Max] = MinMax(false);
+  BasicBlock *Same = BasicBlock::Create(C, "uniform", WG);
+  B.CreateCondBr(B.CreateICmpEQ(Min, Max), Same, Slow);
+  B.SetInsertPoint(Same);
+  BasicBlock *Next = BasicBlock::Create(C, "next", WG);
+  B.CreateCondBr(B.CreateICmpEQ(Min, B.getInt32(0)), Exit, Next);
+  B.SetInsertPoint(Next);
+  B.CreateCall(&CollectiveStep, {Ctx, Min, Scratch, N,
+                                 ConstantPointerNull::get(B.getPtrTy())});
+  B.CreateBr(Dispatch);
+  Reg->addIncoming(Min, Next);
+
+  // Divergent: work-items stopped at different sync points (some finished
+  // early). One sync point at a time, lowest first, runs only the work-items
+  // waiting there, through the out-of-line region function.
+  B.SetInsertPoint(Slow);
+  auto [Lowest, Unused] = MinMax(true);
+  (void)Unused;
+  BasicBlock *Run = BasicBlock::Create(C, "divergent.run", WG);
+  B.CreateCondBr(B.CreateICmpEQ(Lowest, B.getInt32(~0u)), Exit, Run);
+  B.SetInsertPoint(Run);
+  B.CreateCall(&CollectiveStep, {Ctx, Lowest, Scratch, N, Scratch});
+  emitLocalIdLoops(B, Size, [&](IRBuilder<> &XB, Value *X, Value *Y, Value *Z) {
+    Value *At = State(XB, X, Y, Z);
+    BasicBlock *Go = BasicBlock::Create(C, "divergent.item", WG);
+    BasicBlock *Skip = BasicBlock::Create(C, "divergent.next", WG);
+    XB.CreateCondBr(XB.CreateICmpEQ(XB.CreateLoad(I32, At), Lowest), Go, Skip);
+    XB.SetInsertPoint(Go);
+    CallInst *Next = RegionCall(XB, X, Y, Z, Lowest);
+    Next->addFnAttr(Attribute::NoInline);
+    XB.CreateBr(Skip);
+    XB.SetInsertPoint(Skip);
+  });
+  B.CreateBr(Slow);
+}
+
+namespace {
+
+/// `wg_<K>`: loads the arguments, loops over local ids, calls \p Body.
+void emitWorkGroupFunction(Module &M, Function &Kernel, Function &Body,
+                           const KernelInfo &K) {
+  IRBuilder<> B(M.getContext());
+  SmallVector<Value *, 16> CallArgs;
+  Function *WG = beginWorkGroupFunction(M, Kernel, K.Name, B, CallArgs);
+  Value *Size[3];
+  loadLocalSize(B, WG->getArg(1), Size);
+  BranchInst *XLatch = emitLocalIdLoops(
+      B, Size, [&](IRBuilder<> &XB, Value *X, Value *Y, Value *Z) {
+        SmallVector<Value *, 16> Full(CallArgs);
+        Full.append({X, Y, Z});
+        XB.CreateCall(&Body, Full);
+      });
+  markWorkItemLoop(*XLatch, Body, workItemLanes(Kernel));
   B.CreateRetVoid();
 }
 
@@ -640,14 +793,34 @@ bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,
         });
       }
     }
-    K.PerWorkItem = lowerWorkGroupSync(*Body);
+    // Three ways to run a kernel (K.Path says which, CLCPU_LOG_KERNEL_PATHS
+    // prints it): without barriers, one loop over the work-items; with
+    // barriers or collectives, barrier regions (BarrierRegions.cpp); with
+    // a work-item waiting for another (a spin loop on an atomic), or a shape
+    // the regions do not handle, one fiber per work-item (Barriers.cpp).
     replaceWorkItemCalls(*Body);
+    bool Sync = false;
+    for (Instruction &I : instructions(*Body))
+      if (auto *CI = dyn_cast<CallInst>(&I))
+        Sync |= classifySyncCall(*CI).has_value();
+    std::string Why;
     if (!Opts.NoSubgroupIfp && insertProgressYields(*Body))
+      Why = "a loop waits for another work-item (independent forward "
+            "progress)";
+    else if (Sync && Opts.ForceFibers)
+      Why = "-clcpu-force-fibers";
+    if (Sync && Why.empty() && emitBarrierRegions(M, *F, *Body, K, Why)) {
+      // K.Path set by the regions
+    } else if (Sync || !Why.empty()) {
+      lowerWorkGroupSync(*Body);
       K.PerWorkItem = true;
-    if (K.PerWorkItem)
+      K.RegionScratch = 0;
+      K.Path = "fibers: " + Why;
       emitWorkItemFunction(M, *F, *Body, K.Name);
-    else
+    } else {
+      K.Path = "work-item loop";
       emitWorkGroupFunction(M, *F, *Body, K);
+    }
     F->setLinkage(GlobalValue::InternalLinkage);
     Kernels.push_back(std::move(K));
   }

@@ -242,12 +242,16 @@ void enableOuterLoopVectorization() {
 }
 
 void markWorkItemLoop(BranchInst &Latch, const Function &Body, unsigned Lanes) {
+  SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> Backedges;
+  FindFunctionBackedges(Body, Backedges);
+  markWorkItemLoop(Latch, !Backedges.empty(), Lanes);
+}
+
+void markWorkItemLoop(BranchInst &Latch, bool BodyHasLoops, unsigned Lanes) {
   LLVMContext &C = Latch.getContext();
   SmallVector<Metadata *, 4> Ops = {nullptr,
                                     MDNode::get(C, MDString::get(C, MarkName))};
-  SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> Backedges;
-  FindFunctionBackedges(Body, Backedges);
-  if (!Backedges.empty() && Lanes > 1) {
+  if (BodyHasLoops && Lanes > 1) {
     Type *I1 = Type::getInt1Ty(C), *I32 = Type::getInt32Ty(C);
     Ops.push_back(
         MDNode::get(C, {MDString::get(C, "llvm.loop.vectorize.enable"),
@@ -280,6 +284,9 @@ void registerWorkItemLoopPasses(PassBuilder &PB) {
         FPM.addPass(InstCombinePass());
         addConsecutiveGatherPass(FPM);
         FPM.addPass(InstCombinePass());
+        // Last: InstCombine would not undo it, but it should see the
+        // final stores (compiler/NonTemporalStores.cpp).
+        addNonTemporalStorePass(FPM);
         MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
       });
 }

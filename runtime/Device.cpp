@@ -134,9 +134,12 @@ Executor &Device::executor() {
 }
 
 cl_device_affinity_domain Device::affinityDomains() const {
+  // Only the domains that really split this device are supported: one
+  // instance holding every CPU would make in_device again (and CTS
+  // test_buffers/buffer_migrate expects every advertised domain to succeed).
   cl_device_affinity_domain Mask = 0;
   for (cl_device_affinity_domain D : AllDomains)
-    if (!Topology::get().groupsByDomain(Cpus, D).empty())
+    if (Topology::get().groupsByDomain(Cpus, D).size() > 1)
       Mask |= D;
   if (Mask)
     Mask |= CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;

@@ -234,20 +234,25 @@ size_t Kernel::maxWorkGroupSize(const Device *D) const {
   // with large private arrays get smaller groups (scheduler/Fiber.h).
   if (Info.PerWorkItem)
     Max = std::min(Max, maxFibersPerGroup(fiberStackSize(Info.PrivateMemSize)));
+  // Barrier regions: the scratch of one group (values live across barriers)
+  // stays within MaxRegionGroupScratch per thread.
+  if (Info.RegionScratch)
+    Max = std::min(Max, MaxRegionGroupScratch / Info.RegionScratch);
   return Max ? Max : 1;
 }
 
 void Kernel::chooseLocalSize(NDRange &R, size_t MaxTotal, unsigned Threads,
-                             bool PerWorkItem) {
+                             bool PerWorkItem, bool Regions) {
   // Dimension 0 is the vectorized loop: the largest divisor of the global
   // size up to a limit (and MaxTotal), a multiple of 16 if there is one.
   // Fibers (PerWorkItem) cost a stack each: 256. The work-item loop costs
   // nothing per item but something per group: groups as large as leave
-  // every thread 16 of them to balance, up to 4096 items.
+  // every thread 16 of them to balance, up to 4096 items; barrier regions
+  // up to 1024, so that what lives across a barrier stays in the caches.
   size_t Limit = 256;
   if (!PerWorkItem)
     Limit = std::clamp<size_t>(R.Global[0] / (16 * std::max(Threads, 1u)), 256,
-                               4096);
+                               Regions ? 1024 : 4096);
   // Per launch: search downwards, multiples of 16 first, so the usual
   // global sizes stop at the first try.
   Limit = std::min({Limit, MaxTotal, R.Global[0]});
@@ -273,6 +278,7 @@ cl_int Kernel::enqueue(CommandQueue *Q, cl_command_type Type, const NDRange &R,
   J.Fn = Info.Fn;
   J.PerWorkItem = Info.PerWorkItem;
   J.FiberStack = fiberStackSize(Info.PrivateMemSize);
+  J.RegionScratch = Info.RegionScratch;
   J.SubGroupSize = subGroupSize();
   J.Dims = R.Dims;
   for (unsigned D = 0; D < 3; ++D) {

@@ -56,8 +56,10 @@ public:
   size_t maxWorkGroupSize(const Device *D) const;
   /// Picks a local size for a NULL local_work_size: divides the global size,
   /// prefers multiples of 16 in dimension 0, stays within \p MaxTotal.
+  /// \p Regions: the kernel runs as barrier regions (its scratch grows with
+  /// the group).
   static void chooseLocalSize(NDRange &R, size_t MaxTotal, unsigned Threads,
-                              bool PerWorkItem);
+                              bool PerWorkItem, bool Regions = false);
 
   /// Schedules every work-group of \p R on \p Q with the current argument
   /// values.

@@ -6,6 +6,7 @@
 #include "runtime/Platform.h"
 
 #include <condition_variable>
+#include <cstdio>
 #include <thread>
 
 namespace clcpu {
@@ -60,6 +61,17 @@ Program::~Program() { Ctx->releaseInternal(); }
 bool Program::hasDevice(const Device *D) const {
   return std::find(Devices.begin(), Devices.end(), D) != Devices.end();
 }
+
+namespace {
+/// CLCPU_LOG_KERNEL_PATHS: how each kernel of a new executable runs.
+void logKernelPaths(const compiler::CompiledProgram *Exe) {
+  if (!Exe || !config().LogKernelPaths)
+    return;
+  for (const compiler::KernelInfo &K : Exe->Kernels)
+    std::fprintf(stderr, "clcpu: kernel %s: %s\n", K.Name.c_str(),
+                 K.Path.c_str());
+}
+} // namespace
 
 compiler::BuildSettings Program::buildSettings() {
   const Config &C = config();
@@ -154,6 +166,7 @@ cl_int Program::runBuild(const std::string &OptText) {
   } else {
     Err = compiler::build(Source, OptText, NewLog, Compiled, S);
   }
+  logKernelPaths(Compiled.get());
   {
     std::lock_guard<std::mutex> G(Lock);
     Building = false;
@@ -268,6 +281,7 @@ cl_int Program::link(Context *C, std::vector<Device *> Devs, const char *Opts,
         std::unique_ptr<compiler::CompiledProgram> Compiled;
         cl_int Err = compiler::link(Objects, OptText, NewLog, Compiled, IsLib,
                                     Library, buildSettings());
+        logKernelPaths(Compiled.get());
         {
           std::lock_guard<std::mutex> G(P->Lock);
           P->Building = false;

@@ -1,4 +1,5 @@
 #include "scheduler/Fiber.h"
+#include "scheduler/Collectives.h"
 
 #include <boost/context/detail/fcontext.hpp>
 
@@ -116,157 +117,6 @@ void yieldImpl(const WorkGroupContext *C) { waitFor(C, Wait::Yield); }
 size_t linearId(const WorkGroupContext *C) {
   return C->LocalId[0] +
          C->LocalSize[0] * (C->LocalId[1] + C->LocalSize[1] * C->LocalId[2]);
-}
-
-template <typename T> T load(uint64_t Bits) {
-  T V;
-  std::memcpy(&V, &Bits, sizeof V);
-  return V;
-}
-template <typename T> uint64_t store(T V) {
-  uint64_t Bits = 0;
-  std::memcpy(&Bits, &V, sizeof V);
-  return Bits;
-}
-
-template <typename T> T highest() {
-  if constexpr (std::numeric_limits<T>::has_infinity)
-    return std::numeric_limits<T>::infinity();
-  return std::numeric_limits<T>::max();
-}
-template <typename T> T lowest() {
-  if constexpr (std::numeric_limits<T>::has_infinity)
-    return -std::numeric_limits<T>::infinity();
-  return std::numeric_limits<T>::lowest();
-}
-
-/// One pass over the \p N values at \p S (a work-group's or a sub-group's)
-/// in increasing linear local id.
-template <typename T>
-void collective(uint64_t *S, size_t N, uint32_t Kind, size_t BroadcastFrom) {
-  auto Combine = [Kind](T A, T B) -> T {
-    switch (Kind) {
-    case CollReduceMin:
-    case CollScanInclusiveMin:
-    case CollScanExclusiveMin:
-      return B < A ? B : A;
-    case CollReduceMax:
-    case CollScanInclusiveMax:
-    case CollScanExclusiveMax:
-      return A < B ? B : A;
-    default:
-      // Unsigned wrap-around for the integer types, like the device's add.
-      if constexpr (std::is_integral_v<T>)
-        return static_cast<T>(static_cast<std::make_unsigned_t<T>>(A) +
-                              static_cast<std::make_unsigned_t<T>>(B));
-      else
-        return A + B;
-    }
-  };
-  T Identity = T(0);
-  if (Kind == CollScanExclusiveMin || Kind == CollReduceMin ||
-      Kind == CollScanInclusiveMin)
-    Identity = highest<T>();
-  else if (Kind == CollScanExclusiveMax || Kind == CollReduceMax ||
-           Kind == CollScanInclusiveMax)
-    Identity = lowest<T>();
-  switch (Kind) {
-  case CollAll:
-  case CollAny: {
-    bool All = true, Any = false;
-    for (size_t I = 0; I < N; ++I) {
-      bool B = load<T>(S[I]) != T(0);
-      All &= B;
-      Any |= B;
-    }
-    uint64_t R = store<int32_t>((Kind == CollAll ? All : Any) ? 1 : 0);
-    for (size_t I = 0; I < N; ++I)
-      S[I] = R;
-    return;
-  }
-  case CollBroadcast: {
-    uint64_t R = BroadcastFrom < N ? S[BroadcastFrom] : 0;
-    for (size_t I = 0; I < N; ++I)
-      S[I] = R;
-    return;
-  }
-  case CollReduceAdd:
-  case CollReduceMin:
-  case CollReduceMax: {
-    T Acc = Identity;
-    for (size_t I = 0; I < N; ++I)
-      Acc = Combine(Acc, load<T>(S[I]));
-    uint64_t R = store(Acc);
-    for (size_t I = 0; I < N; ++I)
-      S[I] = R;
-    return;
-  }
-  case CollScanInclusiveAdd:
-  case CollScanInclusiveMin:
-  case CollScanInclusiveMax: {
-    T Acc = Identity;
-    for (size_t I = 0; I < N; ++I) {
-      Acc = Combine(Acc, load<T>(S[I]));
-      S[I] = store(Acc);
-    }
-    return;
-  }
-  default: { // exclusive scans
-    T Acc = Identity;
-    for (size_t I = 0; I < N; ++I) {
-      T V = load<T>(S[I]);
-      S[I] = store(Acc);
-      Acc = Combine(Acc, V);
-    }
-    return;
-  }
-  }
-}
-
-/// sub_group_shuffle*: work-item I gets the value of work-item Src(I) of
-/// its sub-group (\p A holds each one's index, mask or delta). An index
-/// outside the sub-group (undefined by the extension) gives I its own value.
-void shuffle(uint64_t *S, const uint64_t *A, size_t N, uint32_t Kind) {
-  std::vector<uint64_t> In(S, S + N);
-  for (size_t I = 0; I < N; ++I) {
-    uint64_t Src = A[I];
-    if (Kind == CollShuffleXor)
-      Src = I ^ A[I];
-    else if (Kind == CollShuffleUp)
-      Src = I - A[I]; // wraps around to a large value below 0
-    else if (Kind == CollShuffleDown)
-      Src = I + A[I];
-    S[I] = Src < N ? In[Src] : In[I];
-  }
-}
-
-void runCollective(uint64_t *S, const uint64_t *A, size_t N,
-                   const PendingCollective &P) {
-  uint32_t Kind = (P.Op % CollSubGroup) / 16;
-  if (Kind >= CollShuffle)
-    return shuffle(S, A, N, Kind);
-  switch (P.Op % 16) {
-  case CollInt:
-    return collective<int32_t>(S, N, Kind, P.BroadcastFrom);
-  case CollUInt:
-    return collective<uint32_t>(S, N, Kind, P.BroadcastFrom);
-  case CollLong:
-    return collective<int64_t>(S, N, Kind, P.BroadcastFrom);
-  case CollULong:
-    return collective<uint64_t>(S, N, Kind, P.BroadcastFrom);
-  case CollFloat:
-    return collective<float>(S, N, Kind, P.BroadcastFrom);
-  case CollDouble:
-    return collective<double>(S, N, Kind, P.BroadcastFrom);
-  case CollChar:
-    return collective<int8_t>(S, N, Kind, P.BroadcastFrom);
-  case CollUChar:
-    return collective<uint8_t>(S, N, Kind, P.BroadcastFrom);
-  case CollShort:
-    return collective<int16_t>(S, N, Kind, P.BroadcastFrom);
-  case CollUShort:
-    return collective<uint16_t>(S, N, Kind, P.BroadcastFrom);
-  }
 }
 
 /// Every work-item stores its value, waits at a (sub-)group barrier (the
@@ -425,7 +275,7 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args, const WorkGroupContext &Base,
       PendingCollective &PC = G.SG[S];
       if (PC.Pending) {
         runCollective(G.Scratch.data() + Begin, G.Arg.data() + Begin,
-                      End - Begin, PC);
+                      End - Begin, PC.Op, PC.BroadcastFrom);
         PC.Pending = false;
       }
       for (size_t J = Begin; J < End; ++J)
@@ -438,7 +288,8 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args, const WorkGroupContext &Base,
     if (!AtGroup)
       break; // every work-item finished
     if (G.WG.Pending) {
-      runCollective(G.Scratch.data(), G.Arg.data(), N, G.WG);
+      runCollective(G.Scratch.data(), G.Arg.data(), N, G.WG.Op,
+                    G.WG.BroadcastFrom);
       G.WG.Pending = false;
     }
     for (size_t J = 0; J < N; ++J)

@@ -1,4 +1,5 @@
 #include "scheduler/NDRange.h"
+#include "scheduler/Collectives.h"
 #include "scheduler/Fiber.h"
 
 #include <oneapi/tbb/task_group.h>
@@ -52,6 +53,9 @@ struct LocalBlock {
   }
 };
 thread_local LocalBlock ThreadLocalMem;
+/// The calling thread's scratch for barrier regions (values live across
+/// barriers), kept like its local memory.
+thread_local LocalBlock ThreadScratch;
 
 /// This thread's stack [low, high), where the work-item loop's private
 /// variables live (read once per thread).
@@ -103,6 +107,12 @@ struct Participant {
     C.LocalMem = Local;
     C.LocalEnd = Local + J.localMemBytes();
     C.SubGroupSize = J.SubGroupSize;
+    if (J.RegionScratch) {
+      size_t Bytes = J.RegionScratch * J.Local[0] * J.Local[1] * J.Local[2];
+      C.Scratch = ThreadScratch.get(Bytes);
+      C.ScratchEnd = static_cast<char *>(C.Scratch) + Bytes;
+      C.GroupCollective = groupCollective;
+    }
   }
 
   /// Takes chunks of work-groups, in increasing order, until none is left;
@@ -196,11 +206,20 @@ void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J) {
   if (S->Total > size_t(Threads) * 8) {
     // Many groups: alone first, outside the arena (joining it from a host
     // thread costs microseconds too).
+    // One group at a time (no helper can claim yet), the clock read after
+    // group 1, 2, 4, 8 ...: alone for SpawnAfter to twice that however long
+    // a group takes. (A whole chunk first, 1/16 of the launch with two
+    // threads, kept the other thread idle for 30 ms of a 480 ms launch.)
     constexpr auto SpawnAfter = std::chrono::microseconds(10);
     auto Start = std::chrono::steady_clock::now();
+    size_t Chunk = S->Chunk, Done = 0;
+    S->Chunk = 1;
     Self.run(*S, [&] {
-      return std::chrono::steady_clock::now() - Start >= SpawnAfter;
+      ++Done;
+      return (Done & (Done - 1)) == 0 &&
+             std::chrono::steady_clock::now() - Start >= SpawnAfter;
     });
+    S->Chunk = Chunk;
     if (S->Next.load(std::memory_order_relaxed) >= S->Total)
       return;
   }

@@ -20,11 +20,18 @@ namespace clcpu {
 /// Alignment of every __local block (a cache-line pair, as for buffers).
 constexpr size_t LocalMemAlign = 128;
 
+/// Barrier regions: the most scratch one work-group may use (its size
+/// limits the work-group size of kernels with much state across barriers).
+constexpr size_t MaxRegionGroupScratch = size_t(64) << 20;
+
 struct NDRangeJob {
   WorkGroupFn Fn = nullptr;
   /// Fn runs one work-item (barriers/collectives): groups run on fibers.
   bool PerWorkItem = false;
   size_t FiberStack = 0; // fiberStackSize(); 0: the default
+  /// Barrier regions (KernelInfo::RegionScratch): scratch bytes per
+  /// work-item; each thread gets that times the local size.
+  size_t RegionScratch = 0;
   /// The device's sub-group size (WorkGroupContext::SubGroupSize).
   size_t SubGroupSize = 1;
   void **Args = nullptr; // one pointer per kernel argument

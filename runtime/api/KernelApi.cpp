@@ -304,7 +304,8 @@ cl_int enqueueNDRange(cl_command_queue command_queue, cl_kernel kernel,
     }
   } else {
     Kernel::chooseLocalSize(R, MaxGroup, Q->executor().threads(),
-                            K->info().PerWorkItem);
+                            K->info().PerWorkItem,
+                            K->info().RegionScratch != 0);
   }
   return K->enqueue(Q, Type, R, num_events_in_wait_list, event_wait_list,
                     event);

@@ -1,8 +1,11 @@
 // End-to-end: barrier() / work_group_barrier() (OpenCL C 6.13.8 and 6.15.8
-// "Synchronization Functions"): work-items of a group run as fibers, a
-// barrier switches between them. Shapes: several barriers, barriers in
-// loops and uniform branches, private arrays across barriers, a barrier in
-// a helper function, local sizes 1 and the maximum.
+// "Synchronization Functions"). The barrier corpus: each shape (named after
+// its control flow) runs on both paths, barrier regions (the default,
+// compiler/BarrierRegions.cpp) and fibers (-clcpu-force-fibers), against a
+// host reference. Shapes: several barriers, barriers in for/while/do loops
+// with break and continue, nested loops, uniform branches, private arrays
+// and pointers to private variables across barriers, a barrier in a helper
+// function, collectives in loops, local sizes 1 and the maximum.
 
 #include "SchedulerCommon.h"
 
@@ -131,6 +134,91 @@ kernel void barrier_in_helper(global const int *in, global int *out,
   exchange(s, l, ls, &v);
   out[get_global_id(0)] = v;
 }
+
+kernel void nested_for(global const int *in, global int *out, local int *s,
+                       int n) {
+  size_t l = get_local_id(0), ls = get_local_size(0);
+  int v = in[get_global_id(0)];
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < 3; ++j) {
+      s[l] = v;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      v = s[(l + j + 1) % ls] - i;
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+  out[get_global_id(0)] = v;
+}
+
+kernel void continue_in_loop(global const int *in, global int *out,
+                             local int *s, int n) {
+  size_t l = get_local_id(0), ls = get_local_size(0);
+  int v = in[get_global_id(0)];
+  for (int i = 0; i < 2 * n; ++i) {
+    if (i % 3 == 1) // uniform
+      continue;
+    s[l] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    v += s[(l + 1) % ls];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (i == n + 1) // uniform
+      break;
+  }
+  out[get_global_id(0)] = v;
+}
+
+kernel void do_while_uniform(global const int *in, global int *out,
+                             local int *s, int n) {
+  size_t l = get_local_id(0), ls = get_local_size(0);
+  int v = in[get_global_id(0)], k = 0;
+  do {
+    s[l] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    v = s[ls - 1 - l] * 2 + k;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  } while (++k < n);
+  out[get_global_id(0)] = v;
+}
+
+kernel void if_else_barriers(global const int *in, global int *out,
+                             local int *s, int n) {
+  size_t l = get_local_id(0), ls = get_local_size(0);
+  int v = in[get_global_id(0)];
+  s[l] = v;
+  if (n > 3) { // uniform
+    barrier(CLK_LOCAL_MEM_FENCE);
+    v += s[(l + 1) % ls];
+  } else {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    v -= s[(l + 1) % ls];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  s[l] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = s[ls - 1 - l] + v;
+}
+
+kernel void pointer_to_private(global const int *in, global int *out,
+                               local int *s, int n) {
+  size_t l = get_local_id(0), ls = get_local_size(0);
+  int p[4];
+  for (int i = 0; i < 4; ++i)
+    p[i] = in[get_global_id(0)] + i;
+  int *q = &p[l % 4]; // a private address live across the barrier
+  s[l] = *q;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  *q += s[(l + 1) % ls];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = p[0] + p[1] + p[2] + p[3];
+}
+
+kernel void reduce_in_loop(global const int *in, global int *out,
+                           local int *s, int n) {
+  int v = in[get_global_id(0)];
+  for (int i = 0; i < n; ++i)
+    v = work_group_reduce_max(v) - (int)get_local_id(0) +
+        work_group_scan_exclusive_add(i);
+  out[get_global_id(0)] = v;
+}
 )";
 
 /// Host versions of the kernels above, group by group.
@@ -186,6 +274,52 @@ std::vector<int> reference(const std::string &Name, const std::vector<int> &In,
     } else if (Name == "barrier_in_helper") {
       for (size_t L = 0; L < Ls; ++L)
         O[L] = I[L] + 1; // reversed twice
+    } else if (Name == "nested_for") {
+      for (int K = 0; K < N; ++K)
+        for (size_t J = 0; J < 3; ++J) {
+          std::vector<int> Next(Ls);
+          for (size_t L = 0; L < Ls; ++L)
+            Next[L] = V[(L + J + 1) % Ls] - K;
+          V = Next;
+        }
+      std::copy(V.begin(), V.end(), O);
+    } else if (Name == "continue_in_loop") {
+      for (int K = 0; K < 2 * N; ++K) {
+        if (K % 3 == 1)
+          continue;
+        std::vector<int> Next(Ls);
+        for (size_t L = 0; L < Ls; ++L)
+          Next[L] = V[L] + V[(L + 1) % Ls];
+        V = Next;
+        if (K == N + 1)
+          break;
+      }
+      std::copy(V.begin(), V.end(), O);
+    } else if (Name == "do_while_uniform") {
+      int K = 0;
+      do {
+        std::vector<int> Next(Ls);
+        for (size_t L = 0; L < Ls; ++L)
+          Next[L] = V[Ls - 1 - L] * 2 + K;
+        V = Next;
+      } while (++K < N);
+      std::copy(V.begin(), V.end(), O);
+    } else if (Name == "if_else_barriers") {
+      std::vector<int> W(Ls);
+      for (size_t L = 0; L < Ls; ++L)
+        W[L] = N > 3 ? V[L] + V[(L + 1) % Ls] : V[L] - V[(L + 1) % Ls];
+      for (size_t L = 0; L < Ls; ++L)
+        O[L] = W[Ls - 1 - L] + W[L];
+    } else if (Name == "pointer_to_private") {
+      for (size_t L = 0; L < Ls; ++L)
+        O[L] = 4 * I[L] + 6 + I[(L + 1) % Ls] + static_cast<int>((L + 1) % Ls % 4);
+    } else if (Name == "reduce_in_loop") {
+      for (int K = 0; K < N; ++K) {
+        int Max = *std::max_element(V.begin(), V.end());
+        for (size_t L = 0; L < Ls; ++L)
+          V[L] = Max - static_cast<int>(L) + K * static_cast<int>(L);
+      }
+      std::copy(V.begin(), V.end(), O);
     }
   }
   return Out;
@@ -193,36 +327,48 @@ std::vector<int> reference(const std::string &Name, const std::vector<int> &In,
 
 } // namespace
 
-TEST_CASE("6.13.8: barrier shapes match the host on several local sizes",
+/// The two ways a kernel with barriers runs: barrier regions (default) and
+/// fibers.
+const char *const Paths[] = {"-cl-std=CL2.0",
+                             "-cl-std=CL2.0 -clcpu-force-fibers"};
+
+TEST_CASE("6.13.8: the barrier corpus matches the host on both paths and "
+          "several local sizes",
           "[barrier]") {
   Env E;
-  for (const char *Name :
-       {"two_barriers", "barrier_in_for", "barrier_in_while_uniform",
-        "conds_in_for", "private_array_across_barrier", "barrier_in_helper"}) {
-    for (size_t Ls : {1, 2, 7, 64, 256}) {
-      INFO(Name << " local size " << Ls);
-      std::vector<int> In = randomInts(Ls * 5, static_cast<unsigned>(Ls));
-      int N = 5;
-      CHECK(run1D(E, Shapes, Name, In, Ls, N) == reference(Name, In, Ls, N));
+  for (const char *Path : Paths)
+    for (const char *Name :
+         {"two_barriers", "barrier_in_for", "barrier_in_while_uniform",
+          "conds_in_for", "private_array_across_barrier", "barrier_in_helper",
+          "nested_for", "continue_in_loop", "do_while_uniform",
+          "if_else_barriers", "pointer_to_private", "reduce_in_loop"}) {
+      for (size_t Ls : {1, 2, 7, 64, 256}) {
+        for (int N : {2, 5}) {
+          INFO(Name << " (" << Path << ") local size " << Ls << " n " << N);
+          std::vector<int> In = randomInts(Ls * 5, static_cast<unsigned>(Ls));
+          CHECK(run1D(E, Shapes, Name, In, Ls, N, Path) ==
+                reference(Name, In, Ls, N));
+        }
+      }
     }
-  }
 }
 
 TEST_CASE("6.13.8: barrier at the maximum work-group size and size 1",
           "[barrier]") {
   Env E;
-  cl_kernel K = E.kernel(Shapes, "two_barriers");
+  cl_kernel K = E.kernel(Shapes, "two_barriers", Paths[0]);
   size_t Max = 0;
   REQUIRE(clGetKernelWorkGroupInfo(K, E.D, CL_KERNEL_WORK_GROUP_SIZE,
                                    sizeof Max, &Max, nullptr) == CL_SUCCESS);
   // Small private memory: the device's maximum.
   CHECK(Max == deviceInfo<size_t>(E.D, CL_DEVICE_MAX_WORK_GROUP_SIZE));
-  for (size_t Ls : {size_t(1), Max}) {
-    INFO("local size " << Ls);
-    std::vector<int> In = randomInts(Ls * 3, 7);
-    CHECK(run1D(E, Shapes, "two_barriers", In, Ls, 0) ==
-          reference("two_barriers", In, Ls, 0));
-  }
+  for (const char *Path : Paths)
+    for (size_t Ls : {size_t(1), Max}) {
+      INFO(Path << " local size " << Ls);
+      std::vector<int> In = randomInts(Ls * 3, 7);
+      CHECK(run1D(E, Shapes, "two_barriers", In, Ls, 0, Path) ==
+            reference("two_barriers", In, Ls, 0));
+    }
 }
 
 TEST_CASE("6.15.8: work_group_barrier and 2D/3D groups (OpenCL C 3.0)",

@@ -174,6 +174,84 @@ kernel void sgemm(global const float *A, global const float *B,
   CHECK(Sgemm.find("masked.gather") == std::string::npos);
 }
 
+TEST_CASE("6.13.8 (barrier fast path, compiler/BarrierRegions.cpp): a "
+          "kernel with barriers becomes one vectorized work-item loop per "
+          "region",
+          "[compiler]") {
+  const char *Src = R"(
+kernel void rev(global const float *in, global float *out, local float *s) {
+  size_t l = get_local_id(0), n = get_local_size(0);
+  float v = in[get_global_id(0)] * 3.0f;
+  s[l] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = s[n - 1 - l] + v;
+}
+kernel void scan(global const int *in, global int *out) {
+  size_t g = get_global_id(0);
+  out[g] = work_group_scan_inclusive_add(in[g]);
+}
+)";
+  std::string Log;
+  std::unique_ptr<CompiledProgram> P;
+  REQUIRE(build(Src, "-cl-std=CL2.0", Log, P) == CL_SUCCESS);
+  for (const KernelInfo &K : P->Kernels) {
+    INFO(K.Name << ": " << K.Path);
+    CHECK_FALSE(K.PerWorkItem);
+    CHECK(K.RegionScratch >= 24);
+    CHECK(K.Path.rfind("barrier regions: 2 regions", 0) == 0);
+  }
+  std::string IR = optimizedIR(Src, "-cl-std=CL2.0", Log);
+  INFO(Log);
+  std::string Rev = functionText(IR, "wg_rev");
+  INFO(Rev);
+  // Before the barrier: v = in[i] * 3 for a vector of work-items, stored to
+  // the scratch; after it: reloaded and added, again vectors.
+  CHECK(std::regex_search(Rev, std::regex("fmul <(4|8|16) x float>")));
+  CHECK(std::regex_search(Rev, std::regex("fadd <(4|8|16) x float>")));
+  CHECK(std::regex_search(Rev, std::regex("store <(4|8|16) x float>")));
+  // No fiber: nothing is called through the work-group context.
+  CHECK(Rev.find("call void %") == std::string::npos);
+  std::string Scan = functionText(IR, "wg_scan");
+  INFO(Scan);
+  // The scan is one call between the regions, not one per work-item.
+  CHECK(Scan.find("@scan.collective") != std::string::npos);
+  CHECK(std::regex_search(Scan, std::regex("load <(4|8|16) x i32>")));
+}
+
+TEST_CASE("6.13.8 (barrier fast path): kernels the regions do not take run "
+          "on fibers, with the reason",
+          "[compiler]") {
+  std::string Log;
+  std::unique_ptr<CompiledProgram> P;
+  // A work-item waiting for another one (a spin loop on an atomic) needs
+  // independent forward progress.
+  REQUIRE(build(R"(
+kernel void wait(volatile global int *flag, global int *out) {
+  if (get_local_id(0) == 0) { while (atomic_add(flag, 0) == 0) {} }
+  else if (get_local_id(0) == 1) atomic_xchg(flag, 1);
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  out[get_global_id(0)] = 1;
+}
+)",
+                "", Log, P) == CL_SUCCESS);
+  CHECK(P->Kernels.at(0).PerWorkItem);
+  CHECK(P->Kernels.at(0).Path.find("independent forward progress") !=
+        std::string::npos);
+  // sub_group_broadcast of a vector (cl_khr_subgroup_extended_types).
+  REQUIRE(build(R"(
+kernel void bc(global float4 *p) {
+  size_t g = get_global_id(0);
+  p[g] = sub_group_broadcast(p[g], 0);
+}
+)",
+                "-cl-std=CL3.0", Log, P) == CL_SUCCESS);
+  CHECK(P->Kernels.at(0).PerWorkItem);
+  CHECK(P->Kernels.at(0).Path.find("vector or half") != std::string::npos);
+  // A barrier-free kernel: the work-item loop.
+  REQUIRE(build(VAdd, "", Log, P) == CL_SUCCESS);
+  CHECK(P->Kernels.at(0).Path == "work-item loop");
+}
+
 TEST_CASE("5.8: a kernel's arguments are described from its metadata",
           "[compiler]") {
   std::string Log;
@@ -219,11 +297,16 @@ TEST_CASE("5.8: build failures are reported with a reason", "[compiler]") {
                 P) == CL_BUILD_PROGRAM_FAILURE);
     CHECK(std::regex_search(Log, std::regex(":2:[0-9]+: error")));
   }
-  SECTION("barrier() makes the kernel run per work-item") {
-    REQUIRE(build("kernel void k(global int *p) { p[0] = 1;"
-                  " barrier(CLK_LOCAL_MEM_FENCE); }",
-                  "", Log, P) == CL_SUCCESS);
+  SECTION("barrier() makes the kernel run as barrier regions, or per "
+          "work-item on fibers with -clcpu-force-fibers") {
+    const char *Src = "kernel void k(global int *p) { p[0] = 1;"
+                      " barrier(CLK_LOCAL_MEM_FENCE); }";
+    REQUIRE(build(Src, "", Log, P) == CL_SUCCESS);
+    CHECK_FALSE(P->Kernels.at(0).PerWorkItem);
+    CHECK(P->Kernels.at(0).RegionScratch > 0);
+    REQUIRE(build(Src, "-clcpu-force-fibers", Log, P) == CL_SUCCESS);
     CHECK(P->Kernels.at(0).PerWorkItem);
+    CHECK(P->Kernels.at(0).RegionScratch == 0);
     P.reset();
   }
   SECTION("a function without a definition is named in the log") {

@@ -1,0 +1,781 @@
+//===- compiler/BarrierRegions.cpp - barriers as loops over work-items ----===//
+//
+// The barrier fast path. A kernel with barriers or work-group / sub-group
+// collectives is cut at each of them ("sync points") into regions. The
+// kernel body becomes a function `<K>.regions(args, ctx, lx, ly, lz,
+// region) -> next` that runs one work-item from the start of `region` (0:
+// the kernel's entry; k: right after sync point k) to the next sync point,
+// and returns that sync point's number (0 when the work-item finished),
+// also stored in the work-item's state slot.
+// `wg_<K>` then runs, for region r, one loop over the group's work-items
+// calling `<K>.regions(..., r)`: with r a constant in each loop, the inliner
+// keeps only the region's code, and that loop vectorizes across work-items
+// exactly like a barrier-free kernel's (compiler/WorkGroupFunction.cpp).
+// Between two loops every work-item has reached the sync point, which is
+// what a barrier means; a collective is computed there in one O(n) pass
+// over the values the work-items stored (WorkGroupContext::GroupCollective).
+//
+// What a work-item must keep across a sync point goes to per-work-item
+// scratch (WorkGroupContext::Scratch), laid out slot by slot, each slot an
+// array over the group's work-items (consecutive work-items at consecutive
+// addresses, so the vectorized loops read and write whole vectors):
+//
+//   [state: i32 x n][collective value: i64 x n][collective index: i64 x n]
+//   [SSA value or private variable: size x n] ...
+//
+//  * SSA values live across a sync point are stored before it and loaded
+//    after it (SSAUpdater joins the loaded and the original definitions).
+//  * Private variables (allocas SROA could not split) live across a sync
+//    point are copied to their slot and back; a private variable whose
+//    address escapes or is itself live across a sync point lives in its
+//    slot for good (each region's inlined copy has its own alloca, so a
+//    pointer to one must not survive a barrier).
+//
+// All work-items of a group reach the same sync points in the same order
+// (OpenCL C 6.13.8: a barrier "must be encountered by all work-items in a
+// work-group"). wg_<K> checks it: each work-item's next region goes to the
+// state slot, and if they differ (a kernel where some work-items returned
+// early) a slow loop runs, one region at a time, only the work-items waiting
+// at that region, through an out-of-line copy of `<K>.regions`.
+//
+// Shapes the regions do not handle (a collective of a vector or half
+// operand, a dynamically sized private allocation, private state above
+// MaxRegionScratch per work-item) stay on fibers (compiler/Barriers.cpp).
+
+#include "compiler/Internal.h"
+#include "compiler/WorkGroupContext.h"
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/CFG.h>
+#include <llvm/Analysis/PostDominators.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/CFG.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DataLayout.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/SSAUpdater.h>
+
+#include <string>
+
+using namespace llvm;
+
+namespace clcpu::compiler {
+
+namespace {
+
+// WorkGroupContext word indices (compiler/WorkGroupContext.h).
+enum : unsigned { WLocalSize = 3, WScratch = 32, WGroupCollective = 33 };
+
+/// The slots every region kernel has, in bytes per work-item: the region
+/// each work-item returned (i32), a collective's operand and its index
+/// argument (i64 each).
+constexpr uint64_t StateOffset = 0, ValueOffset = 8, IndexOffset = 16,
+                   FixedBytes = 24;
+
+/// Private state per work-item above which a kernel stays on fibers.
+constexpr uint64_t MaxRegionScratch = 256 * 1024;
+
+struct SyncPoint {
+  CallInst *Call = nullptr;
+  SyncCall What;
+  BasicBlock *Block = nullptr; // only Call and a branch to Post
+  BasicBlock *Post = nullptr;
+  unsigned Id = 0; // the region that starts after it (1-based)
+  /// Blocks reachable from Post, and blocks from which Block is reachable.
+  DenseSet<const BasicBlock *> After, Before;
+};
+
+/// A per-work-item slot: Offset * n + lid * Size bytes into the scratch.
+struct Slot {
+  uint64_t Offset = 0, Size = 0;
+};
+
+DenseSet<const BasicBlock *> reachable(const BasicBlock *From, bool Forward) {
+  DenseSet<const BasicBlock *> Seen = {From};
+  SmallVector<const BasicBlock *, 32> Work = {From};
+  while (!Work.empty()) {
+    const BasicBlock *BB = Work.pop_back_val();
+    auto Visit = [&](const BasicBlock *N) {
+      if (Seen.insert(N).second)
+        Work.push_back(N);
+    };
+    if (Forward)
+      for (const BasicBlock *S : successors(BB))
+        Visit(S);
+    else
+      for (const BasicBlock *P : predecessors(BB))
+        Visit(P);
+  }
+  return Seen;
+}
+
+/// Whether \p V (defined in \p Def) is live on entry to \p Post: used on
+/// some path from Post that does not pass its definition again.
+bool liveAt(const Instruction &V, const BasicBlock *Post) {
+  const BasicBlock *Def = V.getParent();
+  if (Post == Def)
+    return false;
+  // Blocks with a use: a PHI uses its operand at the end of the incoming
+  // block.
+  SmallPtrSet<const BasicBlock *, 8> UseBlocks;
+  for (const Use &U : V.uses()) {
+    const auto *I = cast<Instruction>(U.getUser());
+    if (const auto *Phi = dyn_cast<PHINode>(I))
+      UseBlocks.insert(Phi->getIncomingBlock(U));
+    else
+      UseBlocks.insert(I->getParent());
+  }
+  SmallPtrSet<const BasicBlock *, 32> Seen = {Post};
+  SmallVector<const BasicBlock *, 32> Work = {Post};
+  while (!Work.empty()) {
+    const BasicBlock *BB = Work.pop_back_val();
+    if (UseBlocks.count(BB))
+      return true;
+    for (const BasicBlock *S : successors(BB))
+      if (S != Def && Seen.insert(S).second)
+        Work.push_back(S);
+  }
+  return false;
+}
+
+/// The pointers derived from alloca \p A (GEPs, casts, selects, PHIs) and
+/// whether any of them escapes: used other than as the address of a load,
+/// a store, a memory intrinsic or a lifetime marker.
+bool escapes(AllocaInst &A, SmallPtrSetImpl<Instruction *> &Derived) {
+  SmallVector<Instruction *, 16> Work = {&A};
+  Derived.insert(&A);
+  while (!Work.empty()) {
+    Instruction *P = Work.pop_back_val();
+    for (Use &U : P->uses()) {
+      auto *I = cast<Instruction>(U.getUser());
+      if (isa<GetElementPtrInst>(I) || isa<CastInst>(I) ||
+          isa<SelectInst>(I) || isa<PHINode>(I)) {
+        if (isa<PtrToIntInst>(I))
+          return true;
+        if (Derived.insert(I).second)
+          Work.push_back(I);
+        continue;
+      }
+      if (isa<LoadInst>(I))
+        continue;
+      if (auto *St = dyn_cast<StoreInst>(I)) {
+        if (St->getValueOperand() == P)
+          return true; // the address itself is stored
+        continue;
+      }
+      if (auto *II = dyn_cast<IntrinsicInst>(I)) {
+        if (isa<MemIntrinsic>(II) || II->isLifetimeStartOrEnd())
+          continue;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Whether \p V can be computed again after a sync point instead of kept:
+/// a side-effect-free expression of at most \p Budget instructions over the
+/// function's arguments (local ids, kernel arguments) and invariant loads
+/// from them (the work-group context): get_global_id(), get_local_size(),
+/// addresses derived from them.
+bool rematerializable(const Value *V, unsigned &Budget) {
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return isa<Argument>(V) || isa<Constant>(V);
+  if (!Budget--)
+    return false;
+  if (const auto *L = dyn_cast<LoadInst>(I)) {
+    if (!L->getMetadata(LLVMContext::MD_invariant_load) || L->isVolatile())
+      return false;
+  } else if (isa<PHINode>(I) || isa<AllocaInst>(I) || I->mayReadOrWriteMemory() ||
+             I->mayHaveSideEffects() || isa<CallBase>(I) || I->isTerminator()) {
+    return false;
+  }
+  for (const Value *Op : I->operands())
+    if (!rematerializable(Op, Budget))
+      return false;
+  return true;
+}
+
+/// The values of \p R that are the same for every work-item of a group when
+/// computed (uniform): a fixpoint that starts from "all uniform" and marks
+/// divergent what depends on a local id, on memory (other than invariant
+/// loads), on a call (other than a work-group reduction, broadcast, all or
+/// any), or, for a PHI, on which predecessor a divergent branch chose (the
+/// predecessors' terminators and their control dependences). Barriers are
+/// reached by all work-items or none (OpenCL C 6.13.8), so a loop around a
+/// barrier exits on a uniform condition and its counter stays uniform.
+DenseSet<const Value *> uniformValues(Function &R, ArrayRef<Value *> LocalIds) {
+  PostDominatorTree PDT(R);
+  // Control dependences: block -> the blocks whose branch decides whether it
+  // runs.
+  DenseMap<const BasicBlock *, SmallVector<const BasicBlock *, 4>> Deps;
+  for (BasicBlock &B : R) {
+    const Instruction *T = B.getTerminator();
+    if (T->getNumSuccessors() < 2)
+      continue;
+    DomTreeNode *Stop = PDT.getNode(&B) ? PDT.getNode(&B)->getIDom() : nullptr;
+    for (const BasicBlock *S : successors(&B))
+      for (DomTreeNode *N = PDT.getNode(S); N && N != Stop; N = N->getIDom())
+        if (N->getBlock())
+          Deps[N->getBlock()].push_back(&B);
+  }
+  DenseSet<const Value *> Divergent(LocalIds.begin(), LocalIds.end());
+  auto Div = [&](const Value *V) { return Divergent.count(V) != 0; };
+  auto BranchDivergent = [&](const BasicBlock *B) {
+    const Instruction *T = B->getTerminator();
+    if (const auto *Br = dyn_cast<BranchInst>(T))
+      return Br->isConditional() && Div(Br->getCondition());
+    if (const auto *Sw = dyn_cast<SwitchInst>(T))
+      return Div(Sw->getCondition());
+    return T->getNumSuccessors() > 1;
+  };
+  auto DecidedDivergently = [&](const BasicBlock *B) {
+    if (BranchDivergent(B))
+      return true;
+    auto It = Deps.find(B);
+    if (It != Deps.end())
+      for (const BasicBlock *D : It->second)
+        if (BranchDivergent(D))
+          return true;
+    return false;
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Instruction &I : instructions(R)) {
+      if (Div(&I) || I.getType()->isVoidTy())
+        continue;
+      bool D = false;
+      if (auto *CI = dyn_cast<CallInst>(&I)) {
+        auto S = classifySyncCall(*CI);
+        uint32_t Kind = S ? (S->Op % CollSubGroup) / 16 : 0;
+        D = !S || S->Kind != SyncCall::Collective || (S->Op & CollSubGroup) ||
+            !(Kind == CollAll || Kind == CollAny || Kind == CollBroadcast ||
+              Kind == CollReduceAdd || Kind == CollReduceMin ||
+              Kind == CollReduceMax);
+        if (!D && Kind == CollBroadcast)
+          for (unsigned A = 1; A < CI->arg_size(); ++A)
+            D |= Div(CI->getArgOperand(A));
+      } else if (auto *L = dyn_cast<LoadInst>(&I)) {
+        D = !L->getMetadata(LLVMContext::MD_invariant_load) ||
+            Div(L->getPointerOperand());
+      } else if (auto *Phi = dyn_cast<PHINode>(&I)) {
+        for (unsigned K = 0; K < Phi->getNumIncomingValues() && !D; ++K)
+          D = Div(Phi->getIncomingValue(K)) ||
+              DecidedDivergently(Phi->getIncomingBlock(K));
+      } else if (isa<AllocaInst>(I) || I.mayReadOrWriteMemory() ||
+                 I.mayHaveSideEffects()) {
+        D = true;
+      } else {
+        for (const Value *Op : I.operands())
+          D |= Div(Op);
+      }
+      if (D) {
+        Divergent.insert(&I);
+        Changed = true;
+      }
+    }
+  }
+  DenseSet<const Value *> Uniform;
+  for (Instruction &I : instructions(R))
+    if (!Div(&I) && !I.getType()->isVoidTy())
+      Uniform.insert(&I);
+  return Uniform;
+}
+
+/// A copy of \p V's expression at \p B (\p Copies: what is copied already).
+Value *rematerialize(IRBuilder<> &B, Value *V,
+                     DenseMap<Value *, Value *> &Copies) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return V;
+  if (Value *C = Copies.lookup(I))
+    return C;
+  Instruction *C = I->clone();
+  for (Use &Op : C->operands())
+    Op.set(rematerialize(B, Op.get(), Copies));
+  B.Insert(C, I->getName());
+  Copies[I] = C;
+  return C;
+}
+
+Value *ctxWord(IRBuilder<> &B, Value *Ctx, unsigned W, Type *Ty) {
+  auto *L =
+      B.CreateLoad(Ty, B.CreateConstInBoundsGEP1_64(B.getInt64Ty(), Ctx, W));
+  L->setMetadata(LLVMContext::MD_invariant_load,
+                 MDNode::get(B.getContext(), {}));
+  return L;
+}
+
+/// Where the slots of the work-item at linear id Lin are, in a group of N.
+struct ScratchAddress {
+  Value *Scratch, *N, *Lin;
+  Value *at(IRBuilder<> &B, Slot S) const {
+    Value *Off = B.CreateAdd(B.CreateMul(N, B.getInt64(S.Offset), "", true),
+                             B.CreateMul(Lin, B.getInt64(S.Size), "", true),
+                             "", true);
+    return B.CreateInBoundsGEP(B.getInt8Ty(), Scratch, Off);
+  }
+};
+
+/// `void <K>.collective(ctx, i32 region, ptr scratch, i64 n, ptr states)`:
+/// computes the collective of the sync point that ends at \p region, if it
+/// is one (\p states: null, or the state slots when work-items diverged).
+Function *emitCollectiveStep(Module &M, const std::string &Name,
+                             ArrayRef<SyncPoint> Syncs) {
+  LLVMContext &C = M.getContext();
+  Type *I64 = Type::getInt64Ty(C), *I32 = Type::getInt32Ty(C);
+  PointerType *Ptr = PointerType::getUnqual(C);
+  auto *F = Function::Create(
+      FunctionType::get(Type::getVoidTy(C), {Ptr, I32, Ptr, I64, Ptr}, false),
+      GlobalValue::InternalLinkage, Name + ".collective", M);
+  F->addFnAttr(Attribute::NoUnwind);
+  F->addFnAttr(Attribute::NoInline);
+  Value *Ctx = F->getArg(0), *Region = F->getArg(1), *Scratch = F->getArg(2),
+        *N = F->getArg(3), *States = F->getArg(4);
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
+  BasicBlock *Done = BasicBlock::Create(C, "done", F);
+  ReturnInst::Create(C, Done);
+  IRBuilder<> B(Entry);
+  SwitchInst *Sw = B.CreateSwitch(Region, Done);
+  auto *FT = FunctionType::get(Type::getVoidTy(C),
+                               {Ptr, I32, Ptr, Ptr, I64, Ptr, I32}, false);
+  for (const SyncPoint &S : Syncs) {
+    if (S.What.Kind != SyncCall::Collective)
+      continue;
+    BasicBlock *BB = BasicBlock::Create(C, "collective", F, Done);
+    Sw->addCase(B.getInt32(S.Id), BB);
+    IRBuilder<> CB(BB);
+    Value *Values = CB.CreateInBoundsGEP(
+        CB.getInt8Ty(), Scratch, CB.CreateMul(N, CB.getInt64(ValueOffset)));
+    Value *Index = CB.CreateInBoundsGEP(
+        CB.getInt8Ty(), Scratch, CB.CreateMul(N, CB.getInt64(IndexOffset)));
+    CB.CreateCall(FT, ctxWord(CB, Ctx, WGroupCollective, Ptr),
+                  {Ctx, CB.getInt32(S.What.Op), Values, Index, N, States,
+                   Region});
+    CB.CreateBr(Done);
+  }
+  return F;
+}
+
+} // namespace
+
+bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
+                        KernelInfo &K, std::string &Why) {
+  LLVMContext &C = M.getContext();
+  const DataLayout &DL = M.getDataLayout();
+  Type *I64 = Type::getInt64Ty(C), *I32 = Type::getInt32Ty(C);
+  PointerType *Ptr = PointerType::getUnqual(C);
+
+  for (Instruction &I : instructions(Body))
+    if (auto *CI = dyn_cast<CallInst>(&I))
+      if (auto S = classifySyncCall(*CI); S && !S->Scalar) {
+        Why = "a collective of a vector or half operand (" +
+              CI->getCalledFunction()->getName().str() + ")";
+        return false;
+      }
+
+  // Private variables to SSA values first: what is live across a sync point
+  // is then mostly registers, and what stays in memory is a real array.
+  {
+    PassBuilder PB;
+    FunctionAnalysisManager FAM;
+    PB.registerFunctionAnalyses(FAM);
+    FunctionPassManager FPM;
+    FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+    FPM.run(Body, FAM);
+  }
+
+  // <K>.regions: Body with the region to start as a last parameter,
+  // returning the sync point it stopped at (0: finished).
+  SmallVector<Type *, 16> Params(Body.getFunctionType()->params());
+  Params.push_back(I32);
+  SmallVector<ReturnInst *, 4> Exits;
+  Function *R = Function::Create(FunctionType::get(I32, Params, false),
+                                 GlobalValue::InternalLinkage,
+                                 K.Name + ".regions", M);
+  {
+    ValueToValueMapTy VMap;
+    for (unsigned I = 0; I < Body.arg_size(); ++I)
+      VMap[Body.getArg(I)] = R->getArg(I);
+    SmallVector<ReturnInst *, 4> Returns;
+    CloneFunctionInto(R, &Body, VMap, CloneFunctionChangeType::LocalChangesOnly,
+                      Returns);
+    for (ReturnInst *Ret : Returns) {
+      Exits.push_back(ReturnInst::Create(C, ConstantInt::get(I32, 0), Ret));
+      Ret->eraseFromParent();
+    }
+  }
+  R->removeFnAttr(Attribute::AlwaysInline);
+  R->removeFnAttr(Attribute::NoInline);
+  unsigned NA = R->arg_size();
+  Value *Ctx = R->getArg(NA - 5), *Region = R->getArg(NA - 1);
+  Value *Lid[3] = {R->getArg(NA - 4), R->getArg(NA - 3), R->getArg(NA - 2)};
+
+  // Lifetime markers only help the optimizer; across regions they would
+  // mark restored variables dead.
+  SmallVector<SyncPoint, 8> Syncs;
+  for (Instruction &I : make_early_inc_range(instructions(*R))) {
+    if (auto *II = dyn_cast<IntrinsicInst>(&I);
+        II && II->isLifetimeStartOrEnd()) {
+      II->eraseFromParent();
+      continue;
+    }
+    if (auto *CI = dyn_cast<CallInst>(&I))
+      if (auto S = classifySyncCall(*CI)) {
+        SyncPoint P;
+        P.Call = CI;
+        P.What = *S;
+        P.Id = static_cast<unsigned>(Syncs.size() + 1);
+        Syncs.push_back(std::move(P));
+      }
+  }
+  BasicBlock *OldEntry = &R->getEntryBlock();
+  SmallVector<AllocaInst *, 16> Allocas;
+  for (Instruction &I : instructions(*R))
+    if (auto *A = dyn_cast<AllocaInst>(&I)) {
+      if (!A->isStaticAlloca() || A->getParent() != OldEntry) {
+        R->eraseFromParent();
+        Why = "a private allocation of dynamic size";
+        return false;
+      }
+      Allocas.push_back(A);
+    }
+  // Each sync point alone in its block.
+  for (SyncPoint &S : Syncs) {
+    S.Block = SplitBlock(S.Call->getParent(), S.Call);
+    S.Post = SplitBlock(S.Block, S.Call->getNextNode());
+  }
+  for (SyncPoint &S : Syncs) {
+    S.After = reachable(S.Post, /*Forward=*/true);
+    S.Before = reachable(S.Block, /*Forward=*/false);
+  }
+  SmallPtrSet<const BasicBlock *, 8> SyncBlocks;
+  for (SyncPoint &S : Syncs)
+    SyncBlocks.insert(S.Block);
+
+  // SSA values live across sync points, and at which.
+  struct Crossing {
+    Instruction *V = nullptr;
+    SmallVector<unsigned, 4> At; // indices into Syncs
+    Slot Where;
+    bool Remat = false; // computed again after the sync point, not kept
+    /// Uniform: one slot for the whole group per sync point in At (where
+    /// it is saved), not one per work-item. Per sync point, because a
+    /// region reads the slot of the sync point it starts after while its
+    /// work-items, one after another, write the one it ends at.
+    bool Uniform = false;
+    SmallVector<Slot, 2> UniformSlots; // parallel to At
+    Slot at(unsigned SI) const {
+      if (!Uniform)
+        return Where;
+      return UniformSlots[find(At, SI) - At.begin()];
+    }
+  };
+  DenseSet<const Value *> Uniform = uniformValues(*R, Lid);
+  SmallVector<Crossing, 16> Values;
+  for (BasicBlock &BB : *R) {
+    for (Instruction &I : BB) {
+      if (isa<AllocaInst>(I) || I.getType()->isVoidTy())
+        continue;
+      bool UsedElsewhere = false;
+      for (const User *U : I.users())
+        UsedElsewhere |= isa<PHINode>(U) ||
+                         cast<Instruction>(U)->getParent() != &BB;
+      if (!UsedElsewhere)
+        continue;
+      // A collective's result (its call, alone in a sync block) is defined
+      // after its own sync point but may live across later ones.
+      bool Result = SyncBlocks.count(&BB) != 0;
+      Crossing X;
+      X.V = &I;
+      for (unsigned S = 0; S < Syncs.size(); ++S)
+        if (!(Result && Syncs[S].Block == &BB) && Syncs[S].Before.count(&BB) &&
+            liveAt(I, Syncs[S].Post))
+          X.At.push_back(S);
+      unsigned Budget = 24;
+      X.Remat = !Result && rematerializable(&I, Budget);
+      X.Uniform = Uniform.count(&I) != 0;
+      // ... unless a region starting after one of those sync points ends at
+      // the same one (a loop with a single barrier): it would read the
+      // slot its earlier work-items already overwrote.
+      for (unsigned S : X.At)
+        X.Uniform &= !Syncs[S].After.count(Syncs[S].Block);
+      if (!X.At.empty())
+        Values.push_back(std::move(X));
+    }
+  }
+
+  // Private variables: in their slot for good (the address escapes or is
+  // live across a sync point), copied to it and back at the sync points
+  // they are live across, or left alone.
+  SmallPtrSet<AllocaInst *, 8> Resident;
+  for (Crossing &X : Values) {
+    if (!X.V->getType()->isPtrOrPtrVectorTy())
+      continue;
+    SmallVector<const Value *, 4> Objects;
+    getUnderlyingObjects(X.V, Objects);
+    for (const Value *O : Objects)
+      if (auto *A = dyn_cast<AllocaInst>(O))
+        Resident.insert(const_cast<AllocaInst *>(A));
+  }
+  struct Copied {
+    AllocaInst *A;
+    SmallVector<unsigned, 4> At;
+    Slot Where;
+  };
+  SmallVector<Copied, 8> CopiedAllocas;
+  SmallVector<std::pair<AllocaInst *, Slot>, 8> ResidentAllocas;
+  for (AllocaInst *A : Allocas) {
+    SmallPtrSet<Instruction *, 16> Derived;
+    if (escapes(*A, Derived))
+      Resident.insert(A);
+    if (Resident.count(A))
+      continue;
+    SmallPtrSet<const BasicBlock *, 8> Blocks;
+    for (Instruction *D : Derived)
+      for (User *U : D->users())
+        Blocks.insert(cast<Instruction>(U)->getParent());
+    Copied Cp{A, {}, {}};
+    for (unsigned S = 0; S < Syncs.size(); ++S) {
+      bool Before = false, After = false;
+      for (const BasicBlock *BB : Blocks) {
+        Before |= Syncs[S].Before.count(BB) != 0;
+        After |= Syncs[S].After.count(BB) != 0;
+      }
+      if (Before && After)
+        Cp.At.push_back(S);
+    }
+    if (!Cp.At.empty())
+      CopiedAllocas.push_back(std::move(Cp));
+  }
+
+  // The layout.
+  uint64_t End = FixedBytes;
+  auto Place = [&](uint64_t Size, uint64_t Al) {
+    Slot S;
+    S.Size = alignTo(std::max<uint64_t>(Size, 1), Al);
+    End = alignTo(End, Al);
+    S.Offset = End;
+    End += S.Size;
+    return S;
+  };
+  auto AllocaBytes = [&](AllocaInst *A) {
+    return A->getAllocationSize(DL).value_or(TypeSize::getFixed(0))
+        .getFixedValue();
+  };
+  unsigned Kept = 0;
+  for (Crossing &X : Values)
+    if (!X.Remat) {
+      uint64_t Size = DL.getTypeAllocSize(X.V->getType()),
+               Al = DL.getPrefTypeAlign(X.V->getType()).value();
+      if (X.Uniform) {
+        // Every work-item stores the same value at the same address (the
+        // vectorizer keeps one scalar store, the loads are invariant).
+        for (size_t K = 0; K < X.At.size(); ++K) {
+          Slot S = Place(Size, Al);
+          S.Size = 0;
+          X.UniformSlots.push_back(S);
+        }
+      } else {
+        X.Where = Place(Size, Al);
+      }
+      ++Kept;
+    }
+  for (Copied &Cp : CopiedAllocas)
+    Cp.Where = Place(AllocaBytes(Cp.A), Cp.A->getAlign().value());
+  for (AllocaInst *A : Allocas)
+    if (Resident.count(A))
+      ResidentAllocas.push_back(
+          {A, Place(AllocaBytes(A), std::max<uint64_t>(A->getAlign().value(),
+                                                       16))});
+  End = alignTo(End, 8);
+  if (End > MaxRegionScratch) {
+    R->eraseFromParent();
+    Why = std::to_string(End) +
+          " bytes of private state live across barriers per work-item";
+    return false;
+  }
+  K.RegionScratch = End;
+
+  // The new entry: allocas, the work-item's scratch address, and the jump to
+  // the region's start.
+  BasicBlock *Entry = BasicBlock::Create(C, "regions.entry", R, OldEntry);
+  for (AllocaInst *A : Allocas)
+    A->moveBefore(*Entry, Entry->end());
+  IRBuilder<> B(Entry);
+  Value *Size[3];
+  for (unsigned D = 0; D < 3; ++D)
+    Size[D] = ctxWord(B, Ctx, WLocalSize + D, I64);
+  ScratchAddress SA;
+  SA.Scratch = ctxWord(B, Ctx, WScratch, Ptr);
+  SA.N = B.CreateMul(B.CreateMul(Size[0], Size[1]), Size[2]);
+  SA.Lin = B.CreateAdd(
+      B.CreateMul(B.CreateAdd(B.CreateMul(Lid[2], Size[1]), Lid[1]), Size[0]),
+      Lid[0]);
+  for (auto [A, S] : ResidentAllocas) {
+    Value *P = SA.at(B, S);
+    A->replaceAllUsesWith(P);
+    A->eraseFromParent();
+  }
+
+  // The slots' own accesses never alias the kernel's: they get an alias
+  // scope of their own, every other memory access of the kernel is marked
+  // outside it (so the vectorizer needs no run-time overlap checks between
+  // the scratch and the buffers). Private variables kept in the scratch are
+  // accessed by the kernel's own code, in slots no saved value uses.
+  MDBuilder MDB(C);
+  MDNode *Domain = MDB.createAnonymousAliasScopeDomain("clcpu.scratch");
+  MDNode *Scope = MDB.createAnonymousAliasScope(Domain, "slots");
+  MDNode *ScopeList = MDNode::get(C, {Scope});
+  for (Instruction &I : instructions(*R))
+    if (I.mayReadOrWriteMemory())
+      I.setMetadata(LLVMContext::MD_noalias,
+                    MDNode::concatenate(I.getMetadata(LLVMContext::MD_noalias),
+                                        ScopeList));
+  auto Scoped = [&](Instruction *I) {
+    I->setMetadata(LLVMContext::MD_alias_scope, ScopeList);
+    return I;
+  };
+
+  // Each sync point: store what the group needs, save what lives across,
+  // return its number; a new block restores and continues after it.
+  SmallVector<SmallVector<std::pair<unsigned, Instruction *>, 4>, 16>
+      Restored(Values.size());
+  SmallVector<BasicBlock *, 8> Resume;
+  unsigned Collectives = 0;
+  for (unsigned SI = 0; SI < Syncs.size(); ++SI) {
+    SyncPoint &S = Syncs[SI];
+    CallInst *CI = S.Call;
+    IRBuilder<> SB(CI);
+    if (S.What.Kind == SyncCall::Collective) {
+      ++Collectives;
+      Scoped(SB.CreateStore(collectiveToBits(SB, CI->getArgOperand(0)),
+                            SA.at(SB, {ValueOffset, 8})));
+      uint32_t Kind = (S.What.Op % CollSubGroup) / 16;
+      Value *Index = nullptr;
+      auto Arg = [&](unsigned I) -> Value * {
+        return I < CI->arg_size()
+                   ? SB.CreateZExtOrTrunc(CI->getArgOperand(I), I64)
+                   : SB.getInt64(0);
+      };
+      if (Kind == CollBroadcast && !(S.What.Op & CollSubGroup))
+        // work_group_broadcast(v, x[, y[, z]]): the source's linear id.
+        Index = SB.CreateAdd(
+            Arg(1), SB.CreateMul(Size[0], SB.CreateAdd(
+                                              Arg(2), SB.CreateMul(Size[1],
+                                                                   Arg(3)))));
+      else if (Kind == CollBroadcast || Kind >= CollShuffle)
+        Index = Arg(1);
+      if (Index)
+        Scoped(SB.CreateStore(Index, SA.at(SB, {IndexOffset, 8})));
+    }
+    for (unsigned VI = 0; VI < Values.size(); ++VI)
+      if (!Values[VI].Remat && is_contained(Values[VI].At, SI))
+        Scoped(SB.CreateStore(Values[VI].V, SA.at(SB, Values[VI].at(SI))));
+    for (Copied &Cp : CopiedAllocas)
+      if (is_contained(Cp.At, SI))
+        SB.CreateMemCpy(SA.at(SB, Cp.Where), Cp.A->getAlign(), Cp.A,
+                        Cp.A->getAlign(), Cp.Where.Size);
+    S.Block->getTerminator()->eraseFromParent();
+    Scoped(SB.CreateStore(SB.getInt32(S.Id), SA.at(SB, {StateOffset, 4})));
+    ReturnInst::Create(C, ConstantInt::get(I32, S.Id), S.Block);
+
+    BasicBlock *Res = BasicBlock::Create(C, "resume", R, S.Post);
+    IRBuilder<> RB(Res);
+    for (Copied &Cp : CopiedAllocas)
+      if (is_contained(Cp.At, SI))
+        RB.CreateMemCpy(Cp.A, Cp.A->getAlign(), SA.at(RB, Cp.Where),
+                        Cp.A->getAlign(), Cp.Where.Size);
+    DenseMap<Value *, Value *> Copies;
+    for (unsigned VI = 0; VI < Values.size(); ++VI) {
+      if (!is_contained(Values[VI].At, SI))
+        continue;
+      Value *V = Values[VI].Remat
+                     ? rematerialize(RB, Values[VI].V, Copies)
+                     : Scoped(RB.CreateLoad(Values[VI].V->getType(),
+                                            SA.at(RB, Values[VI].at(SI))));
+      Restored[VI].push_back({SI, cast<Instruction>(V)});
+    }
+    if (S.What.Kind == SyncCall::Collective) {
+      Value *Result = collectiveFromBits(
+          RB, Scoped(RB.CreateLoad(I64, SA.at(RB, {ValueOffset, 8}))),
+          CI->getType());
+      CI->replaceAllUsesWith(Result);
+      for (Crossing &X : Values)
+        if (X.V == CI)
+          X.V = cast<Instruction>(Result);
+    }
+    RB.CreateBr(S.Post);
+    CI->eraseFromParent();
+    Resume.push_back(Res);
+  }
+  // A finished work-item's state is 0.
+  for (ReturnInst *Ret : Exits) {
+    IRBuilder<> EB(Ret);
+    Scoped(EB.CreateStore(EB.getInt32(0), SA.at(EB, {StateOffset, 4})));
+  }
+  SwitchInst *Sw = B.CreateSwitch(Region, OldEntry, Syncs.size());
+  for (unsigned SI = 0; SI < Syncs.size(); ++SI)
+    Sw->addCase(B.getInt32(Syncs[SI].Id), Resume[SI]);
+
+  // Every use of a value live across a sync point sees the definition or
+  // the reload that reaches it.
+  for (unsigned VI = 0; VI < Values.size(); ++VI) {
+    Instruction *V = Values[VI].V;
+    SSAUpdater SSA;
+    SSA.Initialize(V->getType(), V->getName());
+    SSA.AddAvailableValue(V->getParent(), V);
+    for (auto [SI, L] : Restored[VI])
+      SSA.AddAvailableValue(L->getParent(), L);
+    for (Use &U : make_early_inc_range(V->uses())) {
+      auto *User = cast<Instruction>(U.getUser());
+      if (!isa<PHINode>(User) && User->getParent() == V->getParent())
+        continue; // after the definition in its own block
+      SSA.RewriteUse(U);
+    }
+  }
+
+  // The driver.
+  SmallVector<std::pair<BasicBlock *, unsigned>, 8> Starts = {{OldEntry, 0}};
+  for (unsigned SI = 0; SI < Syncs.size(); ++SI)
+    Starts.push_back({Resume[SI], Syncs[SI].Id});
+  SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 8> Backedges;
+  FindFunctionBackedges(*R, Backedges);
+  SmallVector<bool, 8> HasLoops;
+  for (auto [Start, Id] : Starts) {
+    DenseSet<const BasicBlock *> In = reachable(Start, /*Forward=*/true);
+    bool Loops = false;
+    for (auto [From, To] : Backedges)
+      Loops |= In.count(From) != 0;
+    HasLoops.push_back(Loops);
+  }
+  Function *Step = emitCollectiveStep(M, K.Name, Syncs);
+  emitRegionDriver(M, Kernel, *R, *Step, HasLoops, K);
+
+  unsigned Barriers = static_cast<unsigned>(Syncs.size()) - Collectives;
+  K.Path = "barrier regions: " + std::to_string(Syncs.size() + 1) +
+           " regions (" + std::to_string(Barriers) + " barrier" +
+           (Barriers == 1 ? "" : "s") + ", " + std::to_string(Collectives) +
+           " collective" + (Collectives == 1 ? "" : "s") + "), " +
+           std::to_string(Kept) + " values and " +
+           std::to_string(CopiedAllocas.size() + ResidentAllocas.size()) +
+           " private arrays across them, " + std::to_string(End) +
+           " bytes of scratch per work-item";
+  return true;
+}
+
+} // namespace clcpu::compiler

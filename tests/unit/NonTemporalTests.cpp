@@ -1,0 +1,86 @@
+// compiler/NonTemporalStores.cpp: which stores of a work-group function may
+// become non-temporal (behind a run-time size and alignment check), and the
+// sfence that must follow them.
+
+#include "compiler/Compiler.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using namespace clcpu::compiler;
+
+namespace {
+/// The body of function \p Name in textual IR.
+std::string body(const std::string &IR, const std::string &Name) {
+  size_t B = IR.find("@" + Name + "(");
+  if (B == std::string::npos)
+    return "";
+  B = IR.rfind("define", B);
+  size_t E = IR.find("\n}\n", B);
+  return IR.substr(B, E == std::string::npos ? std::string::npos : E - B);
+}
+
+size_t count(const std::string &S, const std::string &What) {
+  size_t N = 0;
+  for (size_t P = S.find(What); P != std::string::npos; P = S.find(What, P + 1))
+    ++N;
+  return N;
+}
+
+const char *Src = R"(
+kernel void copy(global const float *restrict a, global float *restrict b) {
+  size_t i = get_global_id(0);
+  b[i] = a[i];
+}
+kernel void vadd(global const float *a, global const float *b,
+                 global float *c) {
+  size_t i = get_global_id(0);
+  c[i] = a[i] + b[i];
+}
+// y is read as well: its lines are in the cache, ordinary stores.
+kernel void saxpy(global float *y, global const float *x, float a) {
+  size_t i = get_global_id(0);
+  y[i] = a * x[i] + y[i];
+}
+// An atomic orders memory: no streaming stores in this kernel.
+kernel void counted(global const float *a, global float *b,
+                    global int *n) {
+  size_t i = get_global_id(0);
+  b[i] = a[i];
+  if (i == 0)
+    atomic_inc(n);
+}
+)";
+} // namespace
+
+TEST_CASE("5.10: large outputs of streaming kernels get non-temporal stores "
+          "behind a size and alignment check",
+          "[compiler]") {
+  std::string Log;
+  std::string IR = optimizedIR(Src, "", Log);
+  INFO(Log);
+  REQUIRE_FALSE(IR.empty());
+  std::string Copy = body(IR, "wg_copy"), VAdd = body(IR, "wg_vadd"),
+              Saxpy = body(IR, "wg_saxpy"), Counted = body(IR, "wg_counted");
+  REQUIRE_FALSE(Copy.empty());
+  REQUIRE_FALSE(VAdd.empty());
+  REQUIRE_FALSE(Saxpy.empty());
+  REQUIRE_FALSE(Counted.empty());
+#if defined(__x86_64__) || defined(__i386__)
+  for (const std::string *F : {&Copy, &VAdd}) {
+    INFO(*F);
+    // Each vector store has a non-temporal twin; the scalar remainder stays.
+    CHECK(count(*F, "!nontemporal") > 0);
+    CHECK(count(*F, "!nontemporal") < count(*F, "store "));
+    CHECK(F->find("ptrtoint") != std::string::npos); // the alignment check
+    // Made visible before the work-group is reported done.
+    CHECK(F->find("@llvm.x86.sse.sfence()") != std::string::npos);
+  }
+#endif
+  INFO(Saxpy);
+  CHECK(Saxpy.find("!nontemporal") == std::string::npos);
+  CHECK(Saxpy.find("sfence") == std::string::npos);
+  INFO(Counted);
+  CHECK(Counted.find("!nontemporal") == std::string::npos);
+}
