@@ -25,13 +25,12 @@
 // against the weakly ordered non-temporal stores would need thought). The
 // condition is loop-invariant and the alignment almost always true or
 // always false, so the branch predicts perfectly (no measurable cost
-// against unconditional non-temporal stores). An sfence before each return
-// makes the stores visible before the scheduler reports the work-group done
-// (x86: non-temporal stores are not ordered by the release that follows).
-// That fence drains the write-combining buffers once per work-group (16 KiB
-// of copy output) and costs about 8% of copy's bandwidth; one sfence per
-// thread at the end of its share of the launch (scheduler/NDRange.cpp)
-// would do instead.
+// against unconditional non-temporal stores). The stores are weakly
+// ordered: the scheduler issues one sfence per thread at the end of its share
+// of the launch (scheduler/NDRange.cpp, Participant::run), before the launch
+// is reported done. (An sfence before each return of the work-group function
+// drained the write-combining buffers once per 16 KiB of copy output and
+// cost about 8% of copy's bandwidth.)
 
 #include "compiler/Internal.h"
 #include "compiler/WorkGroupContext.h"
@@ -192,9 +191,8 @@ struct NonTemporalStores : PassInfoMixin<NonTemporalStores> {
       Items = Items ? B.CreateMul(Items, L) : L;
     }
     // Whether the launch writes at least nonTemporalMinBytes() through a
-    // store of Elem-byte elements; AnyLarge: through any of them.
+    // store of Elem-byte elements.
     SmallDenseMap<uint64_t, Value *> LargeFor;
-    Value *AnyLarge = nullptr;
     auto ElemBytes = [&](StoreInst *S) {
       Type *T = S->getValueOperand()->getType()->getScalarType();
       return std::max<uint64_t>(1, DL.getTypeStoreSize(T).getFixedValue());
@@ -206,7 +204,6 @@ struct NonTemporalStores : PassInfoMixin<NonTemporalStores> {
         continue;
       L = B.CreateICmpUGE(Items,
                           ConstantInt::get(I64, nonTemporalMinBytes() / Elem));
-      AnyLarge = AnyLarge ? B.CreateOr(AnyLarge, L) : L;
     }
     MDNode *NT = MDNode::get(
         C, ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), 1)));
@@ -227,15 +224,6 @@ struct NonTemporalStores : PassInfoMixin<NonTemporalStores> {
       Stream->setMetadata(LLVMContext::MD_nontemporal, NT);
       S->moveBefore(Else);
     }
-    // The fence only after launches that may have streamed.
-    Function *Fence = Intrinsic::getDeclaration(&M, Intrinsic::x86_sse_sfence);
-    SmallVector<ReturnInst *, 4> Returns;
-    for (BasicBlock &BB : F)
-      if (auto *R = dyn_cast<ReturnInst>(BB.getTerminator()))
-        Returns.push_back(R);
-    for (ReturnInst *R : Returns)
-      CallInst::Create(Fence, {}, "",
-                       SplitBlockAndInsertIfThen(AnyLarge, R, false));
     return PreservedAnalyses::none();
   }
 };

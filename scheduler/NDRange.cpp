@@ -13,6 +13,10 @@
 #include <pthread.h>
 #include <tuple>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
 #if defined(__SANITIZE_THREAD__)
 #include <sanitizer/tsan_interface.h>
 // libtbb is not instrumented: tell TSan about the hand-offs to helpers.
@@ -122,6 +126,17 @@ struct Participant {
     // The thread that runs the groups (task_arena::execute may hand the
     // caller's work to a worker): its stack holds the private variables.
     std::tie(C.PrivateLo, C.PrivateHi) = threadStack();
+    // Work-group functions may leave non-temporal stores in flight
+    // (compiler/NonTemporalStores.cpp), which no release orders: one sfence
+    // per thread and share of the launch makes them visible before this
+    // thread's part is reported done.
+    struct StreamFence {
+      ~StreamFence() {
+#if defined(__x86_64__) || defined(__i386__)
+        _mm_sfence();
+#endif
+      }
+    } Fence;
     size_t N0 = J.numGroups(0), N1 = J.numGroups(1);
     for (;;) {
       size_t Begin = S.Next.fetch_add(S.Chunk, std::memory_order_relaxed);
