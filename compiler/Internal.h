@@ -18,6 +18,7 @@ namespace llvm {
 class BranchInst;
 class Function;
 class LLVMContext;
+class Loop;
 class Module;
 class PassBuilder;
 class TargetMachine;
@@ -113,6 +114,15 @@ void markWorkItemLoop(llvm::BranchInst &Latch, const llvm::Function &Body,
 void markWorkItemLoop(llvm::BranchInst &Latch, bool BodyHasLoops,
                       unsigned Lanes);
 
+/// WorkItemLoopVectorize.cpp: whether \p L is a work-item x-loop marked by
+/// markWorkItemLoop.
+bool isWorkItemLoop(const llvm::Loop &L);
+
+/// ParallelWorkItemLoops.cpp: the memory accesses of a work-item x-loop are
+/// declared free of dependences between iterations (llvm.access.group and
+/// llvm.loop.parallel_accesses) where the OpenCL memory model makes them so.
+void addParallelWorkItemLoopPass(llvm::FunctionPassManager &FPM);
+
 /// WorkItemLoopVectorize.cpp: the passes that run right before the
 /// vectorizer: scalarizing OpenCL vector operations in work-item loops and
 /// withdrawing the outer-loop hint where the native path cannot widen.
@@ -131,6 +141,10 @@ void addConsecutiveGatherPass(llvm::FunctionPassManager &FPM);
 /// writes more than the last-level cache (and the address is aligned).
 void addNonTemporalStorePass(llvm::FunctionPassManager &FPM);
 
+/// InvariantDivision.cpp: 32-bit divisions and remainders by a
+/// loop-invariant divisor become a multiply-high and shifts (vectorizable).
+void addInvariantDivisionPass(llvm::FunctionPassManager &FPM);
+
 /// SafeIntegerDivision.cpp: integer / and % never trap (OpenCL C 6.3: an
 /// unspecified value instead of an exception). True if \p M changed.
 bool makeIntegerDivisionSafe(llvm::Module &M);
@@ -139,10 +153,10 @@ bool makeIntegerDivisionSafe(llvm::Module &M);
 /// floating-point attributes), loads the kernel's arguments into
 /// \p CallArgs followed by the WorkGroupContext pointer, and leaves \p B at
 /// the end of the entry block.
-llvm::Function *beginWorkGroupFunction(llvm::Module &M, llvm::Function &Kernel,
-                                       const std::string &Name,
-                                       llvm::IRBuilder<> &B,
-                                       llvm::SmallVectorImpl<llvm::Value *> &CallArgs);
+llvm::Function *
+beginWorkGroupFunction(llvm::Module &M, llvm::Function &Kernel,
+                       const std::string &Name, llvm::IRBuilder<> &B,
+                       llvm::SmallVectorImpl<llvm::Value *> &CallArgs);
 
 /// WorkGroupFunction.cpp: the group's local sizes from \p Ctx.
 void loadLocalSize(llvm::IRBuilder<> &B, llvm::Value *Ctx,
@@ -151,11 +165,11 @@ void loadLocalSize(llvm::IRBuilder<> &B, llvm::Value *Ctx,
 /// WorkGroupFunction.cpp: loops z, y, x over the local ids [0, Size[d])
 /// at \p B (x innermost), with \p EmitBody's code in the x-loop; returns the
 /// x-loop's latch and leaves \p B after the loops.
-llvm::BranchInst *emitLocalIdLoops(
-    llvm::IRBuilder<> &B, llvm::Value *const Size[3],
-    llvm::function_ref<void(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *,
-                            llvm::Value *)>
-        EmitBody);
+llvm::BranchInst *
+emitLocalIdLoops(llvm::IRBuilder<> &B, llvm::Value *const Size[3],
+                 llvm::function_ref<void(llvm::IRBuilder<> &, llvm::Value *,
+                                         llvm::Value *, llvm::Value *)>
+                     EmitBody);
 
 /// WorkGroupFunction.cpp: work-items per vector register of 32-bit lanes on
 /// \p Kernel's target.

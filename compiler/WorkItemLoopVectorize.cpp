@@ -241,6 +241,10 @@ void enableOuterLoopVectorization() {
   });
 }
 
+bool isWorkItemLoop(const Loop &L) {
+  return loopProperty(L.getLoopID(), MarkName);
+}
+
 void markWorkItemLoop(BranchInst &Latch, const Function &Body, unsigned Lanes) {
   SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> Backedges;
   FindFunctionBackedges(Body, Backedges);
@@ -271,6 +275,11 @@ void markWorkItemLoop(BranchInst &Latch, bool BodyHasLoops, unsigned Lanes) {
 void registerWorkItemLoopPasses(PassBuilder &PB) {
   PB.registerVectorizerStartEPCallback(
       [](FunctionPassManager &FPM, OptimizationLevel) {
+        // Before the vectorizer decides: `i / width` then widens.
+        addInvariantDivisionPass(FPM);
+        // Before the vectorizer's dependence analysis: work-items of one
+        // loop do not depend on each other, so no run-time alias checks.
+        addParallelWorkItemLoopPass(FPM);
         FPM.addPass(ScalarizeWorkItemLoops());
         FPM.addPass(WorkItemLoopCheck());
       });
