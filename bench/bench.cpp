@@ -871,9 +871,41 @@ double streamCopy(float *Dst, const float *Src, size_t Bytes, int Threads) {
   return nowSec() - T0;
 }
 
+// c = a + b over Bytes / 4 floats per array with non-temporal stores, split
+// over Threads threads; returns seconds. The ceiling for vadd's pattern (two
+// streams in, one out) on this machine.
+double streamAdd(float *C, const float *A, const float *B, size_t Bytes,
+                 int Threads) {
+  auto Part = [&](size_t Begin, size_t End) {
+#if defined(__SSE__)
+    for (size_t I = Begin; I < End; I += 8) {
+      __m128 X = _mm_add_ps(_mm_load_ps(A + I), _mm_load_ps(B + I)),
+             Y = _mm_add_ps(_mm_load_ps(A + I + 4), _mm_load_ps(B + I + 4));
+      _mm_stream_ps(C + I, X);
+      _mm_stream_ps(C + I + 4, Y);
+    }
+    _mm_sfence();
+#else
+    for (size_t I = Begin; I < End; ++I)
+      C[I] = A[I] + B[I];
+#endif
+  };
+  size_t N = Bytes / 4, Per = N / Threads / 16 * 16;
+  double T0 = nowSec();
+  std::vector<std::thread> Ts;
+  for (int T = 1; T < Threads; ++T)
+    Ts.emplace_back(Part, Per * T, T + 1 == Threads ? N : Per * (T + 1));
+  Part(0, Threads == 1 ? N : Per);
+  for (std::thread &T : Ts)
+    T.join();
+  return nowSec() - T0;
+}
+
 struct HostCopy {
   double StreamGBs = 0; // the reference: max of the two below
   double Stream1GBs = 0, StreamNGBs = 0, MemcpyGBs = 0;
+  double AddGBs = 0; // host vadd over AddBytes per array, all threads
+  size_t AddBytes = 0;
   int Threads = 1;
   size_t Bytes = 0;
 };
@@ -902,6 +934,14 @@ HostCopy measureHostCopy(size_t Bytes, int Reps) {
   H.StreamNGBs = 2.0 * Bytes / 1e9 / median(SN);
   H.StreamGBs = std::max(H.Stream1GBs, H.StreamNGBs);
   H.MemcpyGBs = 2.0 * Bytes / 1e9 / median(M);
+  // vadd's size: three arrays of AddBytes within the copy's two buffers.
+  H.AddBytes = Bytes / 4;
+  float *A = Src, *B = Src + H.AddBytes / 4, *C = Dst;
+  std::vector<double> Add;
+  streamAdd(C, A, B, H.AddBytes, H.Threads); // warm-up
+  for (int R = 0; R < Reps; ++R)
+    Add.push_back(streamAdd(C, A, B, H.AddBytes, H.Threads));
+  H.AddGBs = 3.0 * H.AddBytes / 1e9 / median(Add);
   std::free(Src);
   std::free(Dst);
   return H;
@@ -1254,6 +1294,11 @@ int main(int Argc, char **Argv) {
               "  host copy bandwidth (reference for %%copy): %.2f GB/s\n",
               Copy.Bytes >> 20, Copy.Stream1GBs, Copy.StreamNGBs, Copy.Threads,
               Copy.MemcpyGBs, Copy.StreamGBs);
+  std::printf("  host vadd %zu MiB per array, non-temporal stores, %d threads: "
+              "%.2f GB/s = %.1f%% of host copy (this machine's ceiling for "
+              "vadd)\n",
+              Copy.AddBytes >> 20, Copy.Threads, Copy.AddGBs,
+              100.0 * Copy.AddGBs / Copy.StreamGBs);
   std::printf("  GB/s counts bytes read + bytes written (copy 8, vadd and "
               "saxpy 12, reduce 4, scans 8 bytes per element);\n"
               "  %%copy = GB/s / host copy GB/s; speedup = B time / A time "
@@ -1312,6 +1357,7 @@ int main(int Argc, char **Argv) {
         << ",\n  \"host_copy_nt_1thread_gbs\": " << jsonNum(Copy.Stream1GBs)
         << ",\n  \"host_copy_nt_threads_gbs\": " << jsonNum(Copy.StreamNGBs)
         << ",\n  \"host_memcpy_gbs\": " << jsonNum(Copy.MemcpyGBs)
+        << ",\n  \"host_vadd_gbs\": " << jsonNum(Copy.AddGBs)
         << ",\n  \"gbs_convention\": \"bytes read + bytes written\""
         << ",\n  \"speedup_convention\": \"B time / A time\"";
     for (size_t I = 0; I < 2; ++I) {

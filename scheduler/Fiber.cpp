@@ -63,6 +63,12 @@ struct Group {
   /// One per sub-group.
   std::vector<PendingCollective> SG;
   void *TsanCaller = nullptr; // the group loop's TSan fiber
+  /// The fibers of this group by linear local id, and where the current
+  /// pass ends: a fiber that stops hands over to the next runnable fiber
+  /// before PassEnd, the last one to the group loop (Loop).
+  Fiber **Fibers = nullptr;
+  size_t PassEnd = 0;
+  ctx::fcontext_t Loop = nullptr;
 };
 
 /// A fiber and its stack. The fiber's entry loops forever: run a work-item,
@@ -72,18 +78,54 @@ struct Fiber {
   void *Mapping = nullptr; // guard page + stack
   size_t MappingSize = 0;
   ctx::fcontext_t Resume = nullptr; // where this fiber continues
-  ctx::fcontext_t Caller = nullptr; // the group loop, to switch back to
+  size_t Index = 0;                 // linear local id in the current group
   Wait State = Wait::Done;
   void *TsanFiber = nullptr;
   WorkGroupContext Ctx{};
 };
 
-/// Switches from a fiber back to its group loop.
-void toCaller(Fiber *F) {
+/// What a switch carries: who stopped (From; null for the group loop) and
+/// who runs next (To; null for the group loop). It lives on the stack of
+/// the context that stopped, which stays suspended until resumed.
+struct Hop {
+  Fiber *From;
+  Fiber *To;
+};
+
+/// On arrival after a switch: records where the context that stopped
+/// continues (a fiber's Resume, or its group's Loop).
+void arrived(ctx::transfer_t T) {
+  auto *H = static_cast<Hop *>(T.data);
+  if (H->From)
+    H->From->Resume = T.fctx;
+  else
+    static_cast<Group *>(H->To->Ctx.Group)->Loop = T.fctx;
+}
+
+bool runnable(const Fiber *F) {
+  return F->State == Wait::None || F->State == Wait::Yield;
+}
+
+/// Stops fiber \p F (its State says why) and switches straight to the next
+/// runnable fiber of the current pass, in linear order, or back to the group
+/// loop after the last one: one context switch per work-item per barrier
+/// instead of two through the loop.
+void switchAway(Fiber *F) {
+  auto *G = static_cast<Group *>(F->Ctx.Group);
+  Fiber *Next = nullptr;
+  for (size_t J = F->Index + 1; J < G->PassEnd && !Next; ++J)
+    if (runnable(G->Fibers[J]))
+      Next = G->Fibers[J];
+  Hop H{F, Next};
+  ctx::fcontext_t To = G->Loop;
+  if (Next) {
+    Next->State = Wait::None;
+    To = Next->Resume;
+  }
 #ifdef CLCPU_TSAN_FIBERS
-  __tsan_switch_to_fiber(static_cast<Group *>(F->Ctx.Group)->TsanCaller, 0);
+  __tsan_switch_to_fiber(Next ? Next->TsanFiber : G->TsanCaller, 0);
 #endif
-  F->Caller = ctx::jump_fcontext(F->Caller, nullptr).fctx;
+  arrived(ctx::jump_fcontext(To, &H));
 }
 
 Fiber *fiberOf(const WorkGroupContext *C) {
@@ -93,20 +135,20 @@ Fiber *fiberOf(const WorkGroupContext *C) {
 }
 
 void fiberMain(ctx::transfer_t T) {
-  auto *F = static_cast<Fiber *>(T.data);
-  F->Caller = T.fctx;
+  Fiber *F = static_cast<Hop *>(T.data)->To;
+  arrived(T);
   for (;;) {
     auto *G = static_cast<Group *>(F->Ctx.Group);
     G->Fn(G->Args, &F->Ctx);
     F->State = Wait::Done;
-    toCaller(F);
+    switchAway(F);
   }
 }
 
 void waitFor(const WorkGroupContext *C, Wait W) {
   Fiber *F = fiberOf(C);
   F->State = W;
-  toCaller(F);
+  switchAway(F);
 }
 void barrierImpl(const WorkGroupContext *C) { waitFor(C, Wait::Group); }
 void subGroupBarrierImpl(const WorkGroupContext *C) {
@@ -189,11 +231,21 @@ struct Pool {
 };
 thread_local Pool ThreadPool;
 
-void resume(Fiber *F) {
+/// From the group loop: runs the runnable fibers among \p Fs[Begin, End) in
+/// linear order, each until it stops; returns when the last one did.
+void runPass(Group &G, Fiber **Fs, size_t Begin, size_t End) {
+  size_t J = Begin;
+  while (J < End && !runnable(Fs[J]))
+    ++J;
+  if (J == End)
+    return;
+  G.PassEnd = End;
+  Fs[J]->State = Wait::None;
+  Hop H{nullptr, Fs[J]};
 #ifdef CLCPU_TSAN_FIBERS
-  __tsan_switch_to_fiber(F->TsanFiber, 0);
+  __tsan_switch_to_fiber(Fs[J]->TsanFiber, 0);
 #endif
-  F->Resume = ctx::jump_fcontext(F->Resume, F).fctx;
+  arrived(ctx::jump_fcontext(Fs[J]->Resume, &H));
 }
 
 } // namespace
@@ -237,6 +289,7 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args, const WorkGroupContext &Base,
         F->Ctx.SubGroupBarrier = subGroupBarrierImpl;
         F->Ctx.Yield = yieldImpl;
         F->Ctx.Group = &G;
+        F->Index = I;
         // Private variables live on the fiber's stack.
         F->Ctx.PrivateLo = F->Mapping;
         F->Ctx.PrivateHi = static_cast<char *>(F->Mapping) + F->MappingSize;
@@ -253,18 +306,15 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args, const WorkGroupContext &Base,
   // sub-group and a work-group barrier is released, so every fiber runs to its
   // end.
   Fiber **Fs = P.Fibers.data();
+  G.Fibers = Fs;
   for (;;) {
     bool Busy = false, AtGroup = false;
     for (size_t S = 0, Begin = 0; S < NumSG; ++S, Begin += G.SubGroupSize) {
       size_t End = std::min(N, Begin + G.SubGroupSize);
       bool SBusy = false, AtSub = false;
+      runPass(G, Fs, Begin, End);
       for (size_t J = Begin; J < End; ++J) {
-        Fiber *F = Fs[J];
-        if (F->State == Wait::None || F->State == Wait::Yield) {
-          F->State = Wait::None;
-          resume(F);
-        }
-        Wait W = F->State;
+        Wait W = Fs[J]->State;
         SBusy |= W == Wait::Yield;
         AtSub |= W == Wait::SubGroup;
         AtGroup |= W == Wait::Group;
