@@ -351,4 +351,17 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args, const WorkGroupContext &Base,
 void releaseThreadFibers() { ThreadPool.clear(); }
 size_t threadFiberCount() { return ThreadPool.Fibers.size(); }
 
+size_t threadFiberResidentBytes() {
+  size_t Page = pageSize(), Total = 0;
+  std::vector<unsigned char> Resident;
+  for (Fiber *F : ThreadPool.Fibers) {
+    Resident.assign(F->MappingSize / Page, 0);
+    if (mincore(F->Mapping, F->MappingSize, Resident.data()) != 0)
+      continue;
+    for (unsigned char R : Resident)
+      Total += (R & 1) ? Page : 0;
+  }
+  return Total;
+}
+
 } // namespace clcpu

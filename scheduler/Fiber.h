@@ -50,6 +50,10 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args,
 void releaseThreadFibers();
 /// Fiber stacks the calling thread holds (for tests).
 size_t threadFiberCount();
+/// Bytes of the calling thread's fiber stacks that are resident in memory
+/// (mincore): stacks are reserved with MAP_NORESERVE and only the pages a
+/// work-item touches cost memory. For tests and diagnostics.
+size_t threadFiberResidentBytes();
 
 } // namespace clcpu
 

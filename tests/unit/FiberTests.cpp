@@ -7,9 +7,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -116,6 +118,27 @@ TEST_CASE("6.13.15: a collective on fibers computes in linear id order",
     CHECK(Out[I] == Acc);
     Acc += static_cast<int32_t>(I % 5) - 2;
   }
+}
+
+TEST_CASE("6.13.8 (scheduler issue): fiber stacks of a 1024-item "
+          "work-group on every worker together stay under 64 MiB",
+          "[fiber]") {
+  releaseThreadFibers();
+  // tracingItem: a 512-byte private array across three barriers.
+  Trace T;
+  void *Args[] = {&T};
+  WorkGroupContext C = groupOf(1024, 1, 1);
+  runGroupOnFibers(tracingItem, Args, C, fiberStackSize(512));
+  REQUIRE(T.Events.size() == 1024 * 3);
+  size_t Resident = threadFiberResidentBytes();
+  unsigned Workers = std::max(1u, std::thread::hardware_concurrency());
+  std::printf("fiber stacks, 1024 work-items: %zu KiB resident on this "
+              "thread, %zu KiB reserved; x %u workers = %zu KiB\n",
+              Resident >> 10, (threadFiberCount() * fiberStackSize(512)) >> 10,
+              Workers, (Resident * Workers) >> 10);
+  CHECK(Resident > 0);
+  CHECK(Resident * Workers < size_t(64) << 20);
+  releaseThreadFibers();
 }
 
 TEST_CASE("6.13.8: fiber stacks grow for large private memory", "[fiber]") {
