@@ -842,6 +842,20 @@ private:
 // Host copy bandwidth
 //===----------------------------------------------------------------------===//
 
+// Runs Part(Begin, End) over [0, N) split into Threads contiguous shares
+// (multiples of 16 elements), one per thread; returns seconds.
+template <typename Fn> double onThreads(size_t N, int Threads, Fn &&Part) {
+  size_t Per = N / Threads / 16 * 16;
+  double T0 = nowSec();
+  std::vector<std::thread> Ts;
+  for (int T = 1; T < Threads; ++T)
+    Ts.emplace_back(Part, Per * T, T + 1 == Threads ? N : Per * (T + 1));
+  Part(0, Threads == 1 ? N : Per);
+  for (std::thread &T : Ts)
+    T.join();
+  return nowSec() - T0;
+}
+
 // Copies Bytes from Src to Dst with non-temporal stores, split over Threads
 // threads; returns seconds.
 double streamCopy(float *Dst, const float *Src, size_t Bytes, int Threads) {
@@ -860,15 +874,7 @@ double streamCopy(float *Dst, const float *Src, size_t Bytes, int Threads) {
     std::memcpy(Dst + Begin, Src + Begin, (End - Begin) * 4);
 #endif
   };
-  size_t N = Bytes / 4, Per = N / Threads / 16 * 16;
-  double T0 = nowSec();
-  std::vector<std::thread> Ts;
-  for (int T = 1; T < Threads; ++T)
-    Ts.emplace_back(Part, Per * T, T + 1 == Threads ? N : Per * (T + 1));
-  Part(0, Threads == 1 ? N : Per);
-  for (std::thread &T : Ts)
-    T.join();
-  return nowSec() - T0;
+  return onThreads(Bytes / 4, Threads, Part);
 }
 
 // c = a + b over Bytes / 4 floats per array with non-temporal stores, split
@@ -890,15 +896,7 @@ double streamAdd(float *C, const float *A, const float *B, size_t Bytes,
       C[I] = A[I] + B[I];
 #endif
   };
-  size_t N = Bytes / 4, Per = N / Threads / 16 * 16;
-  double T0 = nowSec();
-  std::vector<std::thread> Ts;
-  for (int T = 1; T < Threads; ++T)
-    Ts.emplace_back(Part, Per * T, T + 1 == Threads ? N : Per * (T + 1));
-  Part(0, Threads == 1 ? N : Per);
-  for (std::thread &T : Ts)
-    T.join();
-  return nowSec() - T0;
+  return onThreads(Bytes / 4, Threads, Part);
 }
 
 struct HostCopy {

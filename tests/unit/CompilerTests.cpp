@@ -1,6 +1,7 @@
 // Unit tests of the kernel compiler (OpenCL 3.0 API spec, 5.8 "Program
 // Objects": building; the work-group functions it generates).
 
+#include "IrText.h"
 #include "compiler/Binary.h"
 #include "compiler/Cache.h"
 #include "compiler/Compiler.h"
@@ -20,6 +21,7 @@
 
 using namespace clcpu;
 using namespace clcpu::compiler;
+using clcpu::test::functionText;
 
 namespace {
 const char *VAdd = R"(
@@ -30,15 +32,6 @@ kernel void vadd(global const float *a, global const float *b,
 }
 )";
 
-/// The body of function \p Name in textual IR.
-std::string functionText(const std::string &IR, const std::string &Name) {
-  size_t B = IR.find("@" + Name + "(");
-  if (B == std::string::npos)
-    return "";
-  B = IR.rfind("define", B);
-  size_t E = IR.find("\n}\n", B);
-  return IR.substr(B, E == std::string::npos ? std::string::npos : E - B);
-}
 } // namespace
 
 TEST_CASE("5.8.6: build options are parsed and checked", "[compiler]") {

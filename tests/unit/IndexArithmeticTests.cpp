@@ -3,6 +3,7 @@
 // that may alias no longer keep a work-item loop scalar (OpenCL 3.0 API
 // 5.10: work-items of a group are independent between barriers).
 
+#include "IrText.h"
 #include "compiler/Compiler.h"
 
 #include <catch2/catch.hpp>
@@ -10,22 +11,10 @@
 #include <string>
 
 using namespace clcpu::compiler;
+using clcpu::test::functionText;
+using clcpu::test::has;
 
 namespace {
-/// The body of function \p Name in textual IR.
-std::string body(const std::string &IR, const std::string &Name) {
-  size_t B = IR.find("@" + Name + "(");
-  if (B == std::string::npos)
-    return "";
-  B = IR.rfind("define", B);
-  size_t E = IR.find("\n}\n", B);
-  return IR.substr(B, E == std::string::npos ? std::string::npos : E - B);
-}
-
-bool has(const std::string &S, const std::string &What) {
-  return S.find(What) != std::string::npos;
-}
-
 const char *Src = R"(
 // A three-pass scan's last pass: no restrict, a gather by i / chunk.
 kernel void add_offsets(global int *out, global const int *offsets,
@@ -63,7 +52,8 @@ TEST_CASE("5.10 (compiler/InvariantDivision.cpp): division by a kernel "
   std::string IR = optimizedIR(Src, "", Log);
   INFO(Log);
   REQUIRE_FALSE(IR.empty());
-  std::string Divide = body(IR, "wg_divide"), Varying = body(IR, "wg_varying");
+  std::string Divide = functionText(IR, "wg_divide"),
+              Varying = functionText(IR, "wg_varying");
   REQUIRE_FALSE(Divide.empty());
   REQUIRE_FALSE(Varying.empty());
   {
@@ -95,8 +85,8 @@ TEST_CASE("5.10 (compiler/ParallelWorkItemLoops.cpp): work-item loops are "
   std::string IR = optimizedIR(Src, "", Log);
   INFO(Log);
   REQUIRE_FALSE(IR.empty());
-  std::string Add = body(IR, "wg_add_offsets"),
-              Counted = body(IR, "wg_counted");
+  std::string Add = functionText(IR, "wg_add_offsets"),
+              Counted = functionText(IR, "wg_counted");
   REQUIRE_FALSE(Add.empty());
   REQUIRE_FALSE(Counted.empty());
   {

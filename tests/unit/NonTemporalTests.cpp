@@ -2,6 +2,7 @@
 // become non-temporal (behind a run-time size and alignment check), with no
 // fence of their own (the scheduler fences once per thread and launch).
 
+#include "IrText.h"
 #include "compiler/Compiler.h"
 
 #include <catch2/catch.hpp>
@@ -9,25 +10,10 @@
 #include <string>
 
 using namespace clcpu::compiler;
+using clcpu::test::count;
+using clcpu::test::functionText;
 
 namespace {
-/// The body of function \p Name in textual IR.
-std::string body(const std::string &IR, const std::string &Name) {
-  size_t B = IR.find("@" + Name + "(");
-  if (B == std::string::npos)
-    return "";
-  B = IR.rfind("define", B);
-  size_t E = IR.find("\n}\n", B);
-  return IR.substr(B, E == std::string::npos ? std::string::npos : E - B);
-}
-
-size_t count(const std::string &S, const std::string &What) {
-  size_t N = 0;
-  for (size_t P = S.find(What); P != std::string::npos; P = S.find(What, P + 1))
-    ++N;
-  return N;
-}
-
 const char *Src = R"(
 kernel void copy(global const float *restrict a, global float *restrict b) {
   size_t i = get_global_id(0);
@@ -61,8 +47,10 @@ TEST_CASE("5.10: large outputs of streaming kernels get non-temporal stores "
   std::string IR = optimizedIR(Src, "", Log);
   INFO(Log);
   REQUIRE_FALSE(IR.empty());
-  std::string Copy = body(IR, "wg_copy"), VAdd = body(IR, "wg_vadd"),
-              Saxpy = body(IR, "wg_saxpy"), Counted = body(IR, "wg_counted");
+  std::string Copy = functionText(IR, "wg_copy"),
+              VAdd = functionText(IR, "wg_vadd"),
+              Saxpy = functionText(IR, "wg_saxpy"),
+              Counted = functionText(IR, "wg_counted");
   REQUIRE_FALSE(Copy.empty());
   REQUIRE_FALSE(VAdd.empty());
   REQUIRE_FALSE(Saxpy.empty());
