@@ -17,8 +17,14 @@ OVL void write_mem_fence(cl_mem_fence_flags flags) {
 // 6.15.14 async copies: the group's first work-item copies synchronously
 // when it reaches the call. Work-items of a group run in local-id order
 // between barriers on one thread, so the data is in place before any other
-// work-item of the group reaches the same call; events are no-ops.
+// work-item of the group reaches the same call; events are no-ops. That
+// order is a promise the compiler must keep: the signal fence (no
+// instruction) keeps a work-item loop holding a copy sequential, neither
+// declared free of dependences between work-items
+// (compiler/ParallelWorkItemLoops.cpp) nor vectorized, which would let a
+// later work-item's read of the destination move before the copy.
 static int first_item(void) {
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
   return get_local_id(0) == 0 && get_local_id(1) == 0 && get_local_id(2) == 0;
 }
 #define ASYNC_COPY(T)                                                          \

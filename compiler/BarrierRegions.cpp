@@ -68,6 +68,7 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/SSAUpdater.h>
 
+#include <algorithm>
 #include <string>
 
 using namespace llvm;
@@ -161,8 +162,8 @@ bool escapes(AllocaInst &A, SmallPtrSetImpl<Instruction *> &Derived) {
     Instruction *P = Work.pop_back_val();
     for (Use &U : P->uses()) {
       auto *I = cast<Instruction>(U.getUser());
-      if (isa<GetElementPtrInst>(I) || isa<CastInst>(I) ||
-          isa<SelectInst>(I) || isa<PHINode>(I)) {
+      if (isa<GetElementPtrInst>(I) || isa<CastInst>(I) || isa<SelectInst>(I) ||
+          isa<PHINode>(I)) {
         if (isa<PtrToIntInst>(I))
           return true;
         if (Derived.insert(I).second)
@@ -200,8 +201,9 @@ bool rematerializable(const Value *V, unsigned &Budget) {
   if (const auto *L = dyn_cast<LoadInst>(I)) {
     if (!L->getMetadata(LLVMContext::MD_invariant_load) || L->isVolatile())
       return false;
-  } else if (isa<PHINode>(I) || isa<AllocaInst>(I) || I->mayReadOrWriteMemory() ||
-             I->mayHaveSideEffects() || isa<CallBase>(I) || I->isTerminator()) {
+  } else if (isa<PHINode>(I) || isa<AllocaInst>(I) ||
+             I->mayReadOrWriteMemory() || I->mayHaveSideEffects() ||
+             isa<CallBase>(I) || I->isTerminator()) {
     return false;
   }
   for (const Value *Op : I->operands())
@@ -324,9 +326,9 @@ Value *ctxWord(IRBuilder<> &B, Value *Ctx, unsigned W, Type *Ty) {
 struct ScratchAddress {
   Value *Scratch, *N, *Lin;
   Value *at(IRBuilder<> &B, Slot S) const {
-    Value *Off = B.CreateAdd(B.CreateMul(N, B.getInt64(S.Offset), "", true),
-                             B.CreateMul(Lin, B.getInt64(S.Size), "", true),
-                             "", true);
+    Value *Off =
+        B.CreateAdd(B.CreateMul(N, B.getInt64(S.Offset), "", true),
+                    B.CreateMul(Lin, B.getInt64(S.Size), "", true), "", true);
     return B.CreateInBoundsGEP(B.getInt8Ty(), Scratch, Off);
   }
 };
@@ -363,9 +365,9 @@ Function *emitCollectiveStep(Module &M, const std::string &Name,
         CB.getInt8Ty(), Scratch, CB.CreateMul(N, CB.getInt64(ValueOffset)));
     Value *Index = CB.CreateInBoundsGEP(
         CB.getInt8Ty(), Scratch, CB.CreateMul(N, CB.getInt64(IndexOffset)));
-    CB.CreateCall(FT, ctxWord(CB, Ctx, WGroupCollective, Ptr),
-                  {Ctx, CB.getInt32(S.What.Op), Values, Index, N, States,
-                   Region});
+    CB.CreateCall(
+        FT, ctxWord(CB, Ctx, WGroupCollective, Ptr),
+        {Ctx, CB.getInt32(S.What.Op), Values, Index, N, States, Region});
     CB.CreateBr(Done);
   }
   return F;
@@ -404,9 +406,9 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
   SmallVector<Type *, 16> Params(Body.getFunctionType()->params());
   Params.push_back(I32);
   SmallVector<ReturnInst *, 4> Exits;
-  Function *R = Function::Create(FunctionType::get(I32, Params, false),
-                                 GlobalValue::InternalLinkage,
-                                 K.Name + ".regions", M);
+  Function *R =
+      Function::Create(FunctionType::get(I32, Params, false),
+                       GlobalValue::InternalLinkage, K.Name + ".regions", M);
   {
     ValueToValueMapTy VMap;
     for (unsigned I = 0; I < Body.arg_size(); ++I)
@@ -424,6 +426,15 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
   unsigned NA = R->arg_size();
   Value *Ctx = R->getArg(NA - 5), *Region = R->getArg(NA - 1);
   Value *Lid[3] = {R->getArg(NA - 4), R->getArg(NA - 3), R->getArg(NA - 2)};
+  // Grid-stride loops: one region per iteration (LoopSyncPoints.cpp).
+  unsigned LoopSyncs = 0;
+  {
+    DenseSet<const Value *> Same = uniformValues(*R, Lid);
+    for (Argument &A : R->args())
+      if (!is_contained(Lid, &A))
+        Same.insert(&A); // kernel arguments, the context
+    LoopSyncs = insertLoopSyncPoints(*R, Same);
+  }
 
   // Lifetime markers only help the optimizer; across regions they would
   // mark restored variables dead.
@@ -439,9 +450,21 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
         SyncPoint P;
         P.Call = CI;
         P.What = *S;
-        P.Id = static_cast<unsigned>(Syncs.size() + 1);
         Syncs.push_back(std::move(P));
       }
+  }
+  // Loop sync points take the lowest numbers: when work-items wait at
+  // different sync points, the driver runs the lowest first, so the ones
+  // still in a loop catch up before anyone passes a real barrier.
+  std::stable_partition(Syncs.begin(), Syncs.end(), [](const SyncPoint &S) {
+    return isLoopSyncPoint(*S.Call);
+  });
+  for (unsigned SI = 0; SI < Syncs.size(); ++SI)
+    Syncs[SI].Id = SI + 1;
+  if (Syncs.empty()) {
+    R->eraseFromParent();
+    Why = "no barrier, collective or grid-stride loop";
+    return false;
   }
   BasicBlock *OldEntry = &R->getEntryBlock();
   SmallVector<AllocaInst *, 16> Allocas;
@@ -493,8 +516,8 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
         continue;
       bool UsedElsewhere = false;
       for (const User *U : I.users())
-        UsedElsewhere |= isa<PHINode>(U) ||
-                         cast<Instruction>(U)->getParent() != &BB;
+        UsedElsewhere |=
+            isa<PHINode>(U) || cast<Instruction>(U)->getParent() != &BB;
       if (!UsedElsewhere)
         continue;
       // A collective's result (its call, alone in a sync block) is defined
@@ -574,7 +597,8 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
     return S;
   };
   auto AllocaBytes = [&](AllocaInst *A) {
-    return A->getAllocationSize(DL).value_or(TypeSize::getFixed(0))
+    return A->getAllocationSize(DL)
+        .value_or(TypeSize::getFixed(0))
         .getFixedValue();
   };
   unsigned Kept = 0;
@@ -600,8 +624,8 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
   for (AllocaInst *A : Allocas)
     if (Resident.count(A))
       ResidentAllocas.push_back(
-          {A, Place(AllocaBytes(A), std::max<uint64_t>(A->getAlign().value(),
-                                                       16))});
+          {A, Place(AllocaBytes(A),
+                    std::max<uint64_t>(A->getAlign().value(), 16))});
   End = alignTo(End, 8);
   if (End > MaxRegionScratch) {
     R->eraseFromParent();
@@ -653,8 +677,8 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
 
   // Each sync point: store what the group needs, save what lives across,
   // return its number; a new block restores and continues after it.
-  SmallVector<SmallVector<std::pair<unsigned, Instruction *>, 4>, 16>
-      Restored(Values.size());
+  SmallVector<SmallVector<std::pair<unsigned, Instruction *>, 4>, 16> Restored(
+      Values.size());
   SmallVector<BasicBlock *, 8> Resume;
   unsigned Collectives = 0;
   for (unsigned SI = 0; SI < Syncs.size(); ++SI) {
@@ -675,9 +699,9 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
       if (Kind == CollBroadcast && !(S.What.Op & CollSubGroup))
         // work_group_broadcast(v, x[, y[, z]]): the source's linear id.
         Index = SB.CreateAdd(
-            Arg(1), SB.CreateMul(Size[0], SB.CreateAdd(
-                                              Arg(2), SB.CreateMul(Size[1],
-                                                                   Arg(3)))));
+            Arg(1),
+            SB.CreateMul(Size[0],
+                         SB.CreateAdd(Arg(2), SB.CreateMul(Size[1], Arg(3)))));
       else if (Kind == CollBroadcast || Kind >= CollShuffle)
         Index = Arg(1);
       if (Index)
@@ -766,12 +790,16 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
   Function *Step = emitCollectiveStep(M, K.Name, Syncs);
   emitRegionDriver(M, Kernel, *R, *Step, HasLoops, K);
 
-  unsigned Barriers = static_cast<unsigned>(Syncs.size()) - Collectives;
+  unsigned Barriers =
+      static_cast<unsigned>(Syncs.size()) - Collectives - LoopSyncs;
   K.Path = "barrier regions: " + std::to_string(Syncs.size() + 1) +
            " regions (" + std::to_string(Barriers) + " barrier" +
            (Barriers == 1 ? "" : "s") + ", " + std::to_string(Collectives) +
-           " collective" + (Collectives == 1 ? "" : "s") + "), " +
-           std::to_string(Kept) + " values and " +
+           " collective" + (Collectives == 1 ? "" : "s") +
+           (LoopSyncs ? ", " + std::to_string(LoopSyncs) + " grid-stride loop" +
+                            (LoopSyncs == 1 ? "" : "s")
+                      : std::string()) +
+           "), " + std::to_string(Kept) + " values and " +
            std::to_string(CopiedAllocas.size() + ResidentAllocas.size()) +
            " private arrays across them, " + std::to_string(End) +
            " bytes of scratch per work-item";

@@ -6,6 +6,7 @@
 
 #include "compiler/Compiler.h"
 
+#include <llvm/ADT/DenseSet.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/PassManager.h>
 
@@ -89,6 +90,18 @@ llvm::Value *collectiveFromBits(llvm::IRBuilder<> &B, llvm::Value *Bits,
 /// kernel has a shape the regions do not handle.
 bool emitBarrierRegions(llvm::Module &M, llvm::Function &Kernel,
                         llvm::Function &Body, KernelInfo &K, std::string &Why);
+
+/// LoopSyncPoints.cpp: in a barrier-region kernel's body \p R, a sync point
+/// (a fence-less barrier call marked clcpu.loop_sync) at the header of each
+/// loop whose trip count differs between work-items only through the start
+/// of a strided induction (grid-stride loops), so each iteration runs as a
+/// vectorized region. \p Uniform: the values the same for every work-item.
+/// Returns how many were inserted.
+unsigned
+insertLoopSyncPoints(llvm::Function &R,
+                     const llvm::DenseSet<const llvm::Value *> &Uniform);
+/// Whether \p CI is a sync point insertLoopSyncPoints made.
+bool isLoopSyncPoint(const llvm::CallInst &CI);
 
 /// Barriers.cpp: independent forward progress of sub-groups. Puts a call
 /// through WorkGroupContext::Yield on the back edge of every loop of \p Body

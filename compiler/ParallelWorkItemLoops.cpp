@@ -75,6 +75,10 @@ bool independent(const Instruction &I, bool Escaped) {
     return Ld->isSimple() && !mayBePrivate(Ld->getPointerOperand(), Escaped);
   if (const auto *St = dyn_cast<StoreInst>(&I))
     return St->isSimple() && !mayBePrivate(St->getPointerOperand(), Escaped);
+  // Markers that touch no memory a work-item sees (an inlined noalias
+  // argument's scope, assumptions).
+  if (isa<NoAliasScopeDeclInst>(I) || isa<AssumeInst>(I))
+    return true;
   if (const auto *MI = dyn_cast<MemIntrinsic>(&I)) {
     if (MI->isVolatile() || mayBePrivate(MI->getDest(), Escaped))
       return false;

@@ -13,6 +13,7 @@
 #include "compiler/Internal.h"
 
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/Function.h>
@@ -260,8 +261,8 @@ void replaceWorkItemCalls(Function &Body) {
       };
       Value *Local = In(WLocalMem, WLocalEnd);
       // Barrier regions keep escaping private variables in the scratch.
-      Value *Private = B.CreateOr(In(WPrivateLo, WPrivateHi),
-                                  In(WScratch, WScratchEnd));
+      Value *Private =
+          B.CreateOr(In(WPrivateLo, WPrivateHi), In(WScratch, WScratchEnd));
       if (Name == "get_fence") {
         // CLK_LOCAL_MEM_FENCE (1) or CLK_GLOBAL_MEM_FENCE (2); private
         // memory needs no fence (0).
@@ -398,6 +399,12 @@ Function *beginWorkGroupFunction(Module &M, Function &Kernel,
   WG->addParamAttr(0, Attribute::ReadOnly);
   WG->addParamAttr(1, Attribute::NoAlias);
   WG->addParamAttr(1, Attribute::ReadOnly);
+  // The whole context can be read anywhere: a get_global_size() under a
+  // branch that differs between work-items is hoisted, not gathered per lane.
+  WG->addParamAttr(1, Attribute::getWithDereferenceableBytes(
+                          C, sizeof(WorkGroupContext)));
+  WG->addParamAttr(1, Attribute::getWithAlignment(
+                          C, Align(alignof(WorkGroupContext))));
   Value *ArgsArr = WG->getArg(0), *Ctx = WG->getArg(1);
   MDNode *Invariant = MDNode::get(C, {});
   B.SetInsertPoint(BasicBlock::Create(C, "entry", WG));
@@ -493,9 +500,9 @@ void emitRegionDriver(Module &M, Function &Kernel, Function &Regions,
   Value *Size[3];
   loadLocalSize(B, Ctx, Size);
   Value *N = B.CreateMul(B.CreateMul(Size[0], Size[1]), Size[2], "n");
-  auto *Scratch = B.CreateLoad(
-      PointerType::getUnqual(C),
-      B.CreateConstInBoundsGEP1_64(I64, Ctx, WScratch));
+  auto *Scratch =
+      B.CreateLoad(PointerType::getUnqual(C),
+                   B.CreateConstInBoundsGEP1_64(I64, Ctx, WScratch));
   Scratch->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(C, {}));
   // The state slot (offset 0): the region each work-item stopped before.
   auto State = [&](IRBuilder<> &LB, Value *X, Value *Y, Value *Z) {
@@ -571,8 +578,8 @@ void emitRegionDriver(Module &M, Function &Kernel, Function &Regions,
   BasicBlock *Next = BasicBlock::Create(C, "next", WG);
   B.CreateCondBr(B.CreateICmpEQ(Min, B.getInt32(0)), Exit, Next);
   B.SetInsertPoint(Next);
-  B.CreateCall(&CollectiveStep, {Ctx, Min, Scratch, N,
-                                 ConstantPointerNull::get(B.getPtrTy())});
+  B.CreateCall(&CollectiveStep,
+               {Ctx, Min, Scratch, N, ConstantPointerNull::get(B.getPtrTy())});
   B.CreateBr(Dispatch);
   Reg->addIncoming(Min, Next);
 
@@ -597,10 +604,18 @@ void emitRegionDriver(Module &M, Function &Kernel, Function &Regions,
     XB.CreateBr(Skip);
     XB.SetInsertPoint(Skip);
   });
-  B.CreateBr(Slow);
+  // Back to the check: once the work-items meet again at one sync point
+  // (those a loop kept behind caught up), the vectorized loops take over.
+  B.CreateBr(Scan);
 }
 
 namespace {
+
+bool hasLoop(const Function &F) {
+  SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> Backedges;
+  FindFunctionBackedges(F, Backedges);
+  return !Backedges.empty();
+}
 
 /// `wg_<K>`: loads the arguments, loops over local ids, calls \p Body.
 void emitWorkGroupFunction(Module &M, Function &Kernel, Function &Body,
@@ -817,6 +832,10 @@ bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,
       K.RegionScratch = 0;
       K.Path = "fibers: " + Why;
       emitWorkItemFunction(M, *F, *Body, K.Name);
+    } else if (hasLoop(*Body) && emitBarrierRegions(M, *F, *Body, K, Why)) {
+      // No barrier but a grid-stride loop (LoopSyncPoints.cpp): one region
+      // per iteration, vectorized across work-items, beats each work-item
+      // striding through memory alone.
     } else {
       K.Path = "work-item loop";
       emitWorkGroupFunction(M, *F, *Body, K);

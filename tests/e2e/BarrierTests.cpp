@@ -5,7 +5,8 @@
 // host reference. Shapes: several barriers, barriers in for/while/do loops
 // with break and continue, nested loops, uniform branches, private arrays
 // and pointers to private variables across barriers, a barrier in a helper
-// function, collectives in loops, local sizes 1 and the maximum.
+// function, collectives in loops, loops whose trip counts differ between
+// work-items before a barrier, local sizes 1 and the maximum.
 
 #include "SchedulerCommon.h"
 
@@ -219,6 +220,33 @@ kernel void reduce_in_loop(global const int *in, global int *out,
         work_group_scan_exclusive_add(i);
   out[get_global_id(0)] = v;
 }
+
+// Loops whose trip counts differ between work-items, before a barrier
+// (compiler/LoopSyncPoints.cpp: one region per iteration): a grid-stride
+// loop, and a loop starting at the local id (work-items leave it one by
+// one). The barrier after them still waits for the last one.
+kernel void grid_stride_then_barrier(global const int *in, global int *out,
+                                     local int *s, int n) {
+  size_t l = get_local_id(0), ls = get_local_size(0);
+  int total = (int)get_global_size(0);
+  int acc = 0;
+  for (int i = get_global_id(0); i < total * n / 3; i += (int)ls + 1)
+    acc += in[i % total] * (i & 7);
+  s[l] = acc;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = s[(l + 1) % ls] - acc;
+}
+
+kernel void loop_from_local_id(global const int *in, global int *out,
+                               local int *s, int n) {
+  size_t l = get_local_id(0), ls = get_local_size(0);
+  int acc = 0;
+  for (int i = (int)l; i < n * 3; ++i)
+    acc += in[get_group_id(0) * ls + i % ls] ^ i;
+  s[l] = acc;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = s[ls - 1 - l] + acc;
+}
 )";
 
 /// Host versions of the kernels above, group by group.
@@ -312,7 +340,24 @@ std::vector<int> reference(const std::string &Name, const std::vector<int> &In,
         O[L] = W[Ls - 1 - L] + W[L];
     } else if (Name == "pointer_to_private") {
       for (size_t L = 0; L < Ls; ++L)
-        O[L] = 4 * I[L] + 6 + I[(L + 1) % Ls] + static_cast<int>((L + 1) % Ls % 4);
+        O[L] =
+            4 * I[L] + 6 + I[(L + 1) % Ls] + static_cast<int>((L + 1) % Ls % 4);
+    } else if (Name == "grid_stride_then_barrier") {
+      int Total = static_cast<int>(In.size());
+      std::vector<int> Acc(Ls, 0);
+      for (size_t L = 0; L < Ls; ++L)
+        for (int X = static_cast<int>(G0 + L); X < Total * N / 3;
+             X += static_cast<int>(Ls) + 1)
+          Acc[L] += In[X % Total] * (X & 7);
+      for (size_t L = 0; L < Ls; ++L)
+        O[L] = Acc[(L + 1) % Ls] - Acc[L];
+    } else if (Name == "loop_from_local_id") {
+      std::vector<int> Acc(Ls, 0);
+      for (size_t L = 0; L < Ls; ++L)
+        for (int X = static_cast<int>(L); X < N * 3; ++X)
+          Acc[L] += I[X % Ls] ^ X;
+      for (size_t L = 0; L < Ls; ++L)
+        O[L] = Acc[Ls - 1 - L] + Acc[L];
     } else if (Name == "reduce_in_loop") {
       for (int K = 0; K < N; ++K) {
         int Max = *std::max_element(V.begin(), V.end());
@@ -341,7 +386,8 @@ TEST_CASE("6.13.8: the barrier corpus matches the host on both paths and "
          {"two_barriers", "barrier_in_for", "barrier_in_while_uniform",
           "conds_in_for", "private_array_across_barrier", "barrier_in_helper",
           "nested_for", "continue_in_loop", "do_while_uniform",
-          "if_else_barriers", "pointer_to_private", "reduce_in_loop"}) {
+          "if_else_barriers", "pointer_to_private", "reduce_in_loop",
+          "grid_stride_then_barrier", "loop_from_local_id"}) {
       for (size_t Ls : {1, 2, 7, 64, 256}) {
         for (int N : {2, 5}) {
           INFO(Name << " (" << Path << ") local size " << Ls << " n " << N);

@@ -211,6 +211,60 @@ kernel void scan(global const int *in, global int *out) {
   CHECK(std::regex_search(Scan, std::regex("load <(4|8|16) x i32>")));
 }
 
+TEST_CASE("6.13.8 (barrier fast path, compiler/LoopSyncPoints.cpp): a "
+          "grid-stride loop in a barrier kernel runs one vectorized region "
+          "per iteration; other loops stay whole",
+          "[compiler]") {
+  const char *Src = R"(
+kernel void grid(global const float *in, global float *out, int n) {
+  local float s[64];
+  float acc = 0.0f;
+  for (int i = get_global_id(0); i < n; i += get_global_size(0))
+    acc += in[i];
+  s[get_local_id(0)] = acc;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = s[0];
+}
+// The same count for every work-item: the outer-loop vectorizer's.
+kernel void uniform(global const float *in, global float *out, int n) {
+  local float s[64];
+  float acc = 0.0f;
+  for (int i = 0; i < n; ++i)
+    acc += in[i];
+  s[get_local_id(0)] = acc;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = s[0];
+}
+// An atomic in the loop: left alone.
+kernel void atomic(global int *c, global float *out, int n) {
+  local float s[64];
+  for (int i = get_global_id(0); i < n; i += get_global_size(0))
+    atomic_inc(c);
+  s[get_local_id(0)] = 1.0f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = s[0];
+}
+)";
+  std::string Log;
+  std::unique_ptr<CompiledProgram> P;
+  REQUIRE(build(Src, "", Log, P) == CL_SUCCESS);
+  REQUIRE(P->Kernels.size() == 3);
+  for (const KernelInfo &K : P->Kernels) {
+    INFO(K.Name << ": " << K.Path);
+    CHECK_FALSE(K.PerWorkItem);
+    bool Grid = K.Name == "grid";
+    CHECK((K.Path.find("1 grid-stride loop") != std::string::npos) == Grid);
+  }
+  std::string IR = optimizedIR(Src, "", Log);
+  INFO(Log);
+  std::string Grid = functionText(IR, "wg_grid");
+  INFO(Grid);
+  // One iteration of every work-item at a time: the loads of in[] are one
+  // (masked) vector gather per vector of work-items.
+  CHECK(std::regex_search(Grid, std::regex("masked.gather.v(4|8|16)f32")));
+  CHECK(std::regex_search(Grid, std::regex("fadd <(4|8|16) x float>")));
+}
+
 TEST_CASE("6.13.8 (barrier fast path): kernels the regions do not take run "
           "on fibers, with the reason",
           "[compiler]") {
