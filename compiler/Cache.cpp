@@ -2,14 +2,20 @@
 
 #include "compiler/Cache.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <map>
+#include <mutex>
 #include <sstream>
 #include <sys/stat.h>
 #include <thread>
@@ -66,8 +72,120 @@ std::string key(const std::string &Source, const std::string &Options,
 }
 
 namespace {
+const char EntrySuffix[] = ".clcpubin";
+
 std::string entryPath(const std::string &Dir, const std::string &Key) {
-  return Dir + "/" + Key + ".clcpubin";
+  return Dir + "/" + Key + EntrySuffix;
+}
+
+/// A temporary file of store(): "<entry name>.tmp.<pid>.<thread>.<n>".
+bool isTemporaryName(const std::string &Name) {
+  size_t Dot = Name.find(".tmp.");
+  if (Dot == std::string::npos || !isEntryName(Name.substr(0, Dot)))
+    return false;
+  std::string Rest = Name.substr(Dot + 5);
+  return !Rest.empty() &&
+         Rest.find_first_not_of("0123456789.") == std::string::npos;
+}
+
+/// Temporary files older than this were left by a writer that died.
+constexpr int64_t StaleTemporaryNs = 3600LL * 1000000000LL;
+
+int64_t nowNs() {
+  timespec T{};
+  clock_gettime(CLOCK_REALTIME, &T);
+  return static_cast<int64_t>(T.tv_sec) * 1000000000LL + T.tv_nsec;
+}
+} // namespace
+
+bool isEntryName(const std::string &Name) {
+  const size_t SuffixLen = sizeof(EntrySuffix) - 1;
+  if (Name.size() != 32 + SuffixLen ||
+      Name.compare(32, SuffixLen, EntrySuffix) != 0)
+    return false;
+  return std::all_of(Name.begin(), Name.begin() + 32, [](char C) {
+    return (C >= '0' && C <= '9') || (C >= 'a' && C <= 'f');
+  });
+}
+
+std::vector<EntryInfo> scan(const std::string &Dir) {
+  std::vector<EntryInfo> Out;
+  std::error_code EC;
+  fs::directory_iterator It(Dir, EC), End;
+  const int64_t Now = nowNs();
+  // Another process may add or remove files meanwhile: every failure below
+  // (a file gone between the listing and lstat/unlink) just skips the file.
+  for (; !EC && It != End; It.increment(EC)) {
+    std::string Name = It->path().filename().string();
+    bool Entry = isEntryName(Name);
+    if (!Entry && !isTemporaryName(Name))
+      continue;
+    std::string Path = Dir + "/" + Name;
+    struct stat St {};
+    // lstat: a symbolic link or directory with an entry's name is not ours.
+    if (lstat(Path.c_str(), &St) != 0 || !S_ISREG(St.st_mode))
+      continue;
+    int64_t MTime = static_cast<int64_t>(St.st_mtim.tv_sec) * 1000000000LL +
+                    St.st_mtim.tv_nsec;
+    if (!Entry) {
+      if (Now - MTime > StaleTemporaryNs)
+        unlink(Path.c_str());
+      continue;
+    }
+    Out.push_back({Name, static_cast<uint64_t>(St.st_size), MTime});
+  }
+  std::sort(Out.begin(), Out.end(), [](const EntryInfo &A, const EntryInfo &B) {
+    return A.MTimeNs != B.MTimeNs ? A.MTimeNs < B.MTimeNs : A.Name < B.Name;
+  });
+  return Out;
+}
+
+uint64_t evict(const std::string &Dir, const std::vector<EntryInfo> &Listed,
+               uint64_t MaxBytes, const std::string &Keep) {
+  uint64_t Total = 0;
+  for (const EntryInfo &E : Listed)
+    Total += E.Size;
+  const std::string KeepName = Keep.empty() ? "" : Keep + EntrySuffix;
+  for (const EntryInfo &E : Listed) {
+    if (Total <= MaxBytes)
+      break;
+    if (E.Name == KeepName)
+      continue;
+    // A reader that has the file open still reads it whole; one that opens
+    // it later misses and rebuilds. Gone already: another process won.
+    if (unlink((Dir + "/" + E.Name).c_str()) == 0 || errno == ENOENT)
+      Total -= E.Size;
+  }
+  return Total;
+}
+
+uint64_t trim(const std::string &Dir, uint64_t MaxBytes,
+              const std::string &Keep) {
+  return evict(Dir, scan(Dir), MaxBytes, Keep);
+}
+
+namespace {
+/// Amortizes trimming after writes: this process's estimate of the bytes
+/// in each directory's entries, exact after each listing.
+void trimAfterStore(const std::string &Dir, const std::string &Key,
+                    uint64_t Written, uint64_t MaxBytes) {
+  struct Estimate {
+    bool Listed = false;
+    uint64_t Bytes = 0, SinceListing = 0;
+  };
+  static std::mutex Lock;
+  static std::map<std::string, Estimate> Dirs;
+  std::lock_guard<std::mutex> G(Lock);
+  Estimate &E = Dirs[Dir];
+  E.Bytes += Written;
+  E.SinceListing += Written;
+  // Other processes' writes are unseen until the next listing: list again
+  // after an eighth of the bound written here, too.
+  if (E.Listed && E.Bytes <= MaxBytes && E.SinceListing < MaxBytes / 8)
+    return;
+  E.Bytes = trim(Dir, MaxBytes, Key);
+  E.SinceListing = 0;
+  E.Listed = true;
 }
 } // namespace
 
@@ -91,11 +209,14 @@ bool load(const std::string &Dir, const std::string &Key,
     fs::remove(Path, EC);
     return false;
   }
+  // A hit makes the entry the most recently used (eviction goes by mtime).
+  // Failure (read-only cache, entry just removed) does not matter.
+  utimensat(AT_FDCWD, Path.c_str(), nullptr, 0);
   return true;
 }
 
 bool store(const std::string &Dir, const std::string &Key,
-           const std::string &Bytes, std::string &Note) {
+           const std::string &Bytes, std::string &Note, uint64_t MaxBytes) {
   std::error_code EC;
   fs::create_directories(Dir, EC);
   if (EC) {
@@ -126,6 +247,8 @@ bool store(const std::string &Dir, const std::string &Key,
     fs::remove(Tmp.str(), EC);
     return false;
   }
+  if (MaxBytes)
+    trimAfterStore(Dir, Key, Bytes.size(), MaxBytes);
   return true;
 }
 

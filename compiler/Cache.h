@@ -5,11 +5,15 @@
 // LLVM version), holding a program binary (compiler/Binary.h) of the built
 // executable, so that a hit skips Clang and the optimizer. Entries are
 // written atomically (temporary file, then rename) and checked (checksum)
-// when read; a bad entry is removed and rebuilt.
+// when read; a bad entry is removed and rebuilt. The cache is bounded: a
+// hit refreshes the entry's modification time, and after a write the
+// least recently used entries are removed until the entries fit the bound.
 
 #include "compiler/Binary.h"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace clcpu::compiler::cache {
 
@@ -28,9 +32,40 @@ bool load(const std::string &Dir, const std::string &Key,
           std::string &Note);
 
 /// Writes entry \p Key atomically; false (with \p Note) if it could not be
-/// written (the build still succeeds).
+/// written (the build still succeeds). With \p MaxBytes (0: unlimited), then
+/// trims the directory to that bound (amortized: the directory is listed
+/// again only when this process's estimate of its size passes the bound, or
+/// after an eighth of the bound was written by this process since the last
+/// listing). The entry just written is never removed by its own trim.
 bool store(const std::string &Dir, const std::string &Key,
-           const std::string &Bytes, std::string &Note);
+           const std::string &Bytes, std::string &Note, uint64_t MaxBytes = 0);
+
+/// True if \p Name (no directory) is the name of a cache entry: 32 lower-case
+/// hex digits then ".clcpubin". Nothing else in the directory is ever
+/// counted or removed, except the cache's own temporary files once stale.
+bool isEntryName(const std::string &Name);
+
+/// One cache entry as listed by scan().
+struct EntryInfo {
+  std::string Name; ///< File name, no directory.
+  uint64_t Size = 0;
+  int64_t MTimeNs = 0; ///< Last write or hit, nanoseconds since the epoch.
+};
+
+/// The regular-file entries of \p Dir (files that vanish while listing are
+/// skipped), oldest first. Also removes the cache's temporary files older
+/// than an hour (left by a writer that died before its rename).
+std::vector<EntryInfo> scan(const std::string &Dir);
+
+/// Removes entries of \p Listed (scan() order: oldest first) until the rest
+/// add up to at most \p MaxBytes, never \p Keep (a key, or empty). Entries
+/// already gone count as removed. Returns the bytes left.
+uint64_t evict(const std::string &Dir, const std::vector<EntryInfo> &Listed,
+               uint64_t MaxBytes, const std::string &Keep = "");
+
+/// evict(Dir, scan(Dir), MaxBytes, Keep).
+uint64_t trim(const std::string &Dir, uint64_t MaxBytes,
+              const std::string &Keep = "");
 
 } // namespace clcpu::compiler::cache
 

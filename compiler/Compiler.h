@@ -9,6 +9,7 @@
 
 #include <CL/cl.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -89,6 +90,9 @@ struct Options {
 struct BuildSettings {
   /// Directory of the on-disk kernel cache; empty: no cache.
   std::string CacheDir;
+  /// Bound of the cache's entries in bytes (least recently used removed
+  /// first after a write); 0: unlimited.
+  uint64_t CacheMaxBytes = 0;
   /// Where to dump the IR before / after the kernel passes, and the
   /// generated assembly: empty (off), "-" or "stderr", or a directory.
   std::string DumpIRBefore, DumpIRAfter, DumpAsm;

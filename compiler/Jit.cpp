@@ -437,7 +437,7 @@ cl_int build(const std::string &Source, const std::string &OptionText,
             writeBinary({CL_PROGRAM_BINARY_TYPE_EXECUTABLE, OptionText,
                          packPair(Out->Payload, Out->ObjectCode)},
                         S.DriverVersion),
-            Note) &&
+            Note, S.CacheMaxBytes) &&
         S.LogTimes)
       std::fprintf(stderr, "clcpu: %s\n", Note.c_str());
     Timer.stage("cache store");

@@ -78,6 +78,7 @@ compiler::BuildSettings Program::buildSettings() {
   compiler::BuildSettings S;
   if (C.Cache)
     S.CacheDir = compiler::cache::directory(C.CacheDir);
+  S.CacheMaxBytes = static_cast<uint64_t>(C.CacheMaxMB) << 20;
   S.DumpIRBefore = C.DumpIRBefore;
   S.DumpIRAfter = C.DumpIRAfter;
   S.DumpAsm = C.DumpAsm;

@@ -1,17 +1,23 @@
 // End-to-end: the on-disk kernel cache through the ICD loader (OpenCL 3.0
 // API spec, 5.8.3 "Building Program Executables"). Hidden from the plain e2e
-// run: ctest runs "[.cache]" with CLCPU_CACHE_DIR set to a fresh directory
-// and "[.cache-off]" with CLCPU_CACHE=0 as well.
+// run: ctest runs "[.cache]" with CLCPU_CACHE_DIR set to a fresh directory,
+// "[.cache-off]" with CLCPU_CACHE=0 as well, and "[.cache-bound]" with a
+// directory of its own and a tiny CLCPU_CACHE_MAX_MB.
 
 #include "Common.h"
 
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
+#include <ctime>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
+#include <sys/stat.h>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -138,4 +144,180 @@ TEST_CASE("5.8.3: CLCPU_CACHE=0 turns the kernel cache off", "[.cache-off]") {
   CHECK(run(X.C, X.D, A.P) == std::vector<int>({5, 6, 7, 8, 9, 10, 11, 12}));
   CHECK(entries(Dir).size() == Before);
   clReleaseProgram(A.P);
+}
+
+namespace {
+/// A file the cache counts and may evict: 32 hex digits + ".clcpubin".
+bool isEntry(const fs::path &P) {
+  std::string N = P.filename().string();
+  return N.size() == 41 && N.substr(32) == ".clcpubin" &&
+         N.find_first_not_of("0123456789abcdef") == 32;
+}
+
+std::set<std::string> entryNames(const std::string &Dir) {
+  std::set<std::string> Out;
+  for (const fs::path &P : entries(Dir))
+    if (isEntry(P))
+      Out.insert(P.filename().string());
+  return Out;
+}
+
+uint64_t entryBytes(const std::string &Dir) {
+  uint64_t N = 0;
+  std::error_code EC;
+  for (const std::string &E : entryNames(Dir))
+    N += fs::file_size(Dir + "/" + E, EC) * !EC;
+  return N;
+}
+
+/// Sets the modification time of \p Path to \p Seconds ago.
+void age(const std::string &Path, long Seconds) {
+  timespec T[2];
+  T[0].tv_sec = T[1].tv_sec = std::time(nullptr) - Seconds;
+  T[0].tv_nsec = T[1].tv_nsec = 0;
+  REQUIRE(utimensat(AT_FDCWD, Path.c_str(), T, 0) == 0);
+}
+
+struct stat statOf(const std::string &Path) {
+  struct stat St {};
+  REQUIRE(stat(Path.c_str(), &St) == 0);
+  return St;
+}
+
+/// A program whose entry is large (a 16384-entry constant table, \p Seed's
+/// pseudo-random numbers): "add" adds v + T[i]. Its table in \p Table.
+std::string tableSource(unsigned Seed, std::vector<int> &Table) {
+  auto Now = std::chrono::system_clock::now().time_since_epoch().count();
+  std::string S = "// run " + std::to_string(Now) + " seed " +
+                  std::to_string(Seed) + "\nconstant int T[16384] = {";
+  Table.clear();
+  uint32_t X = Seed * 2654435761u + 1;
+  for (int I = 0; I < 16384; ++I) {
+    X = X * 1103515245u + 12345u;
+    Table.push_back(static_cast<int>(X & 0x3fffffff));
+    S += std::to_string(Table.back()) + ",";
+  }
+  return S + "};\nkernel void add(global int *p, int v) {\n"
+             "  p[get_global_id(0)] += v + T[get_global_id(0)];\n}\n";
+}
+
+std::vector<int> expected(const std::vector<int> &Table) {
+  std::vector<int> E;
+  for (int I = 0; I < 8; ++I)
+    E.push_back(I + 5 + Table[I]);
+  return E;
+}
+} // namespace
+
+TEST_CASE("5.8.3: the kernel cache stays within CLCPU_CACHE_MAX_MB, least "
+          "recently used entries first",
+          "[.cache-bound]") {
+  const char *DirVar = std::getenv("CLCPU_CACHE_DIR");
+  const char *MaxVar = std::getenv("CLCPU_CACHE_MAX_MB");
+  REQUIRE(DirVar);
+  REQUIRE(MaxVar);
+  const std::string Dir = DirVar;
+  const uint64_t Bound = std::strtoull(MaxVar, nullptr, 10) << 20;
+  REQUIRE(Bound > 0);
+  std::error_code EC;
+  fs::create_directories(Dir, EC);
+  // Start without entries (an interrupted earlier run may have left some).
+  for (const std::string &E : entryNames(Dir))
+    fs::remove(Dir + "/" + E, EC);
+  // A file that is not an entry: never counted, never removed.
+  const std::string Keep = Dir + "/keep.txt";
+  std::ofstream(Keep) << std::string(Bound, 'k');
+  // Two old junk entries filling the bound: the oldest goes first.
+  const std::string Old1 = "00000000000000000000000000000001.clcpubin";
+  const std::string Old2 = "00000000000000000000000000000002.clcpubin";
+  for (const std::string &N : {Old1, Old2})
+    std::ofstream(Dir + "/" + N) << std::string(Bound / 2, 'j');
+  age(Dir + "/" + Old1, 2 * 86400);
+  age(Dir + "/" + Old2, 86400);
+
+  Ctx X;
+  struct Prog {
+    std::string Src, Entry;
+    std::vector<int> Table;
+  };
+  std::vector<Prog> Progs;
+  // Builds a new program: a miss, whose one new entry stays while the
+  // entries stay within the bound.
+  auto buildNew = [&] {
+    Prog P;
+    P.Src = tableSource(static_cast<unsigned>(Progs.size()) + 1, P.Table);
+    std::set<std::string> Before = entryNames(Dir);
+    Built B = build(X.C, X.D, P.Src);
+    REQUIRE(B.Err == CL_SUCCESS);
+    CHECK(run(X.C, X.D, B.P) == expected(P.Table));
+    clReleaseProgram(B.P);
+    std::set<std::string> After = entryNames(Dir);
+    std::vector<std::string> New;
+    for (const std::string &E : After)
+      if (!Before.count(E))
+        New.push_back(E);
+    REQUIRE(New.size() == 1);
+    P.Entry = New[0];
+    CHECK(entryBytes(Dir) <= Bound);
+    Progs.push_back(P);
+    return Before;
+  };
+
+  buildNew();
+  CHECK_FALSE(fs::exists(Dir + "/" + Old1));
+  CHECK(fs::file_size(Keep, EC) == Bound);
+  for (int I = 0; I < 9; ++I)
+    buildNew();
+  CHECK_FALSE(fs::exists(Dir + "/" + Old2));
+  CHECK(fs::exists(Keep));
+  // The premise: entries are small enough that several fit the bound.
+  std::set<std::string> Present = entryNames(Dir);
+  REQUIRE(Present.size() >= 3);
+
+  // Make the newest program the oldest entry, then hit it: the hit reuses
+  // the file (same inode, no store) and makes it the most recently used.
+  const Prog Hit = Progs.back();
+  REQUIRE(Present.count(Hit.Entry));
+  for (const std::string &E : Present)
+    age(Dir + "/" + E, E == Hit.Entry ? 3 * 3600 : 2 * 3600);
+  const struct stat Aged = statOf(Dir + "/" + Hit.Entry);
+  {
+    Built B = build(X.C, X.D, Hit.Src);
+    REQUIRE(B.Err == CL_SUCCESS);
+    CHECK(run(X.C, X.D, B.P) == expected(Hit.Table));
+    clReleaseProgram(B.P);
+  }
+  const struct stat Touched = statOf(Dir + "/" + Hit.Entry);
+  CHECK(Touched.st_ino == Aged.st_ino);
+  CHECK(Touched.st_mtime > Aged.st_mtime);
+  CHECK(entryNames(Dir) == Present);
+
+  // New programs until one evicts: only the entries not used since go.
+  bool Evicted = false;
+  for (int I = 0; I < 10 && !Evicted; ++I) {
+    std::set<std::string> Before = buildNew();
+    for (const std::string &E : Before) {
+      if (fs::exists(Dir + "/" + E))
+        continue;
+      Evicted = true;
+      CHECK(E != Hit.Entry);
+      CHECK(Present.count(E) == 1);
+    }
+  }
+  REQUIRE(Evicted);
+  CHECK(fs::exists(Dir + "/" + Hit.Entry));
+  // ... and the program used last is still a hit.
+  {
+    Built B = build(X.C, X.D, Hit.Src);
+    REQUIRE(B.Err == CL_SUCCESS);
+    CHECK(run(X.C, X.D, B.P) == expected(Hit.Table));
+    clReleaseProgram(B.P);
+  }
+  CHECK(statOf(Dir + "/" + Hit.Entry).st_ino == Aged.st_ino);
+  CHECK(entryBytes(Dir) <= Bound);
+  CHECK(fs::exists(Keep));
+
+  for (const std::string &E : entryNames(Dir))
+    fs::remove(Dir + "/" + E, EC);
+  fs::remove(Keep, EC);
 }
