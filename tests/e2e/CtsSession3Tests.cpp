@@ -57,17 +57,21 @@ TEST_CASE("6.15.14: printf prints vectors with the vN specifier and its "
       ret[0] = printf("%2.2v4hlf|%#v2hhx|%#v2hx|%v2ld\n", f4, c2, s2, l2);
       ret[1] = printf("%.2v3hle|%v8hlg\n", f3, f8);
       ret[2] = printf("%v16hlo|%+v8hli|%d %s\n", u16, i8, 7, "end");
+      // Flags and field width apply to each element.
+      ret[3] = printf("%05v4hlu|%-3v2hd|\n",
+                      (uint4)(512, 1024, 262144, 1048576), (short2)(-1, 7));
     })",
                          "p");
-  cl_mem Ret = E.buffer(std::vector<int>(3, 99));
+  cl_mem Ret = E.buffer(std::vector<int>(4, 99));
   E.arg(K, 0, Ret);
   std::string Out = runCapturingStdout(E, K);
   CHECK(Out == "1.00,2.00,3.00,4.00|0xfa,0xfb|0x1234,0x8765|12345678,98765432\n"
                "1.23e+03,9.88e+05,5.00e-04|1,2,3,4,1.5,3.14,2.5,3.5\n"
                "1,2,3,4,5,6,7,10,11,0,40,100,200,400,1000,2000|"
-               "+1,-2,+3,-4,+5,-6,+7,-8|7 end\n");
-  std::vector<int> R = E.read<int>(Ret, 3);
-  CHECK(R == std::vector<int>{0, 0, 0});
+               "+1,-2,+3,-4,+5,-6,+7,-8|7 end\n"
+               "00512,01024,262144,1048576|-1 ,7  |\n");
+  std::vector<int> R = E.read<int>(Ret, 4);
+  CHECK(R == std::vector<int>{0, 0, 0, 0});
 }
 
 TEST_CASE("6.15.14: printf returns 0 on success, not a character count "
