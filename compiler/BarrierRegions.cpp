@@ -97,12 +97,35 @@ struct SyncPoint {
   unsigned Id = 0; // the region that starts after it (1-based)
   /// Blocks reachable from Post, and blocks from which Block is reachable.
   DenseSet<const BasicBlock *> After, Before;
+  /// Whether a region starting after this sync point can end at it again
+  /// without passing another one (a loop with this single sync point).
+  bool SelfLoop = false;
 };
 
 /// A per-work-item slot: Offset * n + lid * Size bytes into the scratch.
 struct Slot {
   uint64_t Offset = 0, Size = 0;
 };
+
+/// Whether the region starting at \p Post (right after the sync point in
+/// \p Block) can reach that sync point again: a forward walk that stops at
+/// every sync block.
+bool regionReturnsTo(const BasicBlock *Post, const BasicBlock *Block,
+                     const SmallPtrSetImpl<const BasicBlock *> &SyncBlocks) {
+  DenseSet<const BasicBlock *> Seen = {Post};
+  SmallVector<const BasicBlock *, 32> Work = {Post};
+  while (!Work.empty()) {
+    const BasicBlock *BB = Work.pop_back_val();
+    if (BB == Block)
+      return true;
+    if (SyncBlocks.count(BB))
+      continue;
+    for (const BasicBlock *S : successors(BB))
+      if (Seen.insert(S).second)
+        Work.push_back(S);
+  }
+  return false;
+}
 
 DenseSet<const BasicBlock *> reachable(const BasicBlock *From, bool Forward) {
   DenseSet<const BasicBlock *> Seen = {From};
@@ -298,6 +321,67 @@ DenseSet<const Value *> uniformValues(Function &R, ArrayRef<Value *> LocalIds) {
   return Uniform;
 }
 
+/// Whether every branch of the region starting at \p Start that decides
+/// where it stops is uniform. Every return of `<K>.regions` returns a
+/// constant (a sync point's number, 0 when finished); a branch decides when
+/// its successors can reach different sets of those.
+bool exitIsUniform(BasicBlock *Start, const DenseSet<const Value *> &Uniform,
+                   ArrayRef<Value *> LocalIds) {
+  DenseSet<const BasicBlock *> In = reachable(Start, /*Forward=*/true);
+  DenseMap<const BasicBlock *, SmallVector<uint64_t, 4>> Ends;
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const BasicBlock *BB : In) {
+      SmallVector<uint64_t, 4> E;
+      if (const auto *Ret = dyn_cast<ReturnInst>(BB->getTerminator())) {
+        const auto *Id = dyn_cast<ConstantInt>(Ret->getReturnValue());
+        if (!Id)
+          return false;
+        E.push_back(Id->getZExtValue());
+      }
+      for (const BasicBlock *S : successors(BB)) {
+        auto It = Ends.find(S);
+        if (It != Ends.end())
+          E.append(It->second.begin(), It->second.end());
+      }
+      llvm::sort(E);
+      E.erase(std::unique(E.begin(), E.end()), E.end());
+      SmallVector<uint64_t, 4> &Old = Ends[BB];
+      if (Old != E) {
+        Old = std::move(E);
+        Changed = true;
+      }
+    }
+  }
+  auto IsUniform = [&](const Value *V) {
+    if (isa<Constant>(V))
+      return true;
+    if (isa<Argument>(V))
+      return !is_contained(LocalIds, V);
+    return Uniform.count(V) != 0;
+  };
+  for (const BasicBlock *BB : In) {
+    const Instruction *T = BB->getTerminator();
+    if (T->getNumSuccessors() < 2)
+      continue;
+    bool Decides = false;
+    for (const BasicBlock *S : successors(BB))
+      Decides |= Ends[S] != Ends[*succ_begin(BB)];
+    if (!Decides)
+      continue;
+    if (const auto *Br = dyn_cast<BranchInst>(T)) {
+      if (!IsUniform(Br->getCondition()))
+        return false;
+    } else if (const auto *Sw = dyn_cast<SwitchInst>(T)) {
+      if (!IsUniform(Sw->getCondition()))
+        return false;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
 /// A copy of \p V's expression at \p B (\p Copies: what is copied already).
 Value *rematerialize(IRBuilder<> &B, Value *V,
                      DenseMap<Value *, Value *> &Copies) {
@@ -489,6 +573,8 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
   SmallPtrSet<const BasicBlock *, 8> SyncBlocks;
   for (SyncPoint &S : Syncs)
     SyncBlocks.insert(S.Block);
+  for (SyncPoint &S : Syncs)
+    S.SelfLoop = regionReturnsTo(S.Post, S.Block, SyncBlocks);
 
   // SSA values live across sync points, and at which.
   struct Crossing {
@@ -536,7 +622,7 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
       // the same one (a loop with a single barrier): it would read the
       // slot its earlier work-items already overwrote.
       for (unsigned S : X.At)
-        X.Uniform &= !Syncs[S].After.count(Syncs[S].Block);
+        X.Uniform &= !Syncs[S].SelfLoop;
       if (!X.At.empty())
         Values.push_back(std::move(X));
     }
@@ -601,9 +687,10 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
         .value_or(TypeSize::getFixed(0))
         .getFixedValue();
   };
-  unsigned Kept = 0;
+  unsigned Kept = 0, KeptUniform = 0;
   for (Crossing &X : Values)
     if (!X.Remat) {
+      KeptUniform += X.Uniform;
       uint64_t Size = DL.getTypeAllocSize(X.V->getType()),
                Al = DL.getPrefTypeAlign(X.V->getType()).value();
       if (X.Uniform) {
@@ -670,8 +757,30 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
       I.setMetadata(LLVMContext::MD_noalias,
                     MDNode::concatenate(I.getMetadata(LLVMContext::MD_noalias),
                                         ScopeList));
-  auto Scoped = [&](Instruction *I) {
-    I->setMetadata(LLVMContext::MD_alias_scope, ScopeList);
+  // Among the slots (a second domain): the per-work-item arrays and each
+  // group-wide slot of a uniform value never overlap (they would only for an
+  // empty group, n = 0). Without this, a region that loads one uniform slot
+  // and stores another, at Offset1 * n and Offset2 * n, would not vectorize
+  // (a may-alias dependence on loop-invariant addresses), nor could the load
+  // be hoisted out of the work-item loop.
+  MDNode *SlotDomain = MDB.createAnonymousAliasScopeDomain("clcpu.slots");
+  MDNode *PerItem = MDB.createAnonymousAliasScope(SlotDomain, "per-item");
+  DenseMap<uint64_t, MDNode *> GroupScopes; // by slot offset
+  for (Crossing &X : Values)
+    for (Slot &S : X.UniformSlots)
+      GroupScopes[S.Offset] = MDB.createAnonymousAliasScope(
+          SlotDomain, X.V->getName().str() + ".group");
+  SmallVector<Metadata *, 8> AllSlotScopes = {PerItem};
+  for (auto &[Offset, G] : GroupScopes)
+    AllSlotScopes.push_back(G);
+  auto Scoped = [&](Instruction *I, Slot S = {0, 1}) {
+    MDNode *Own = S.Size ? PerItem : GroupScopes.lookup(S.Offset);
+    I->setMetadata(LLVMContext::MD_alias_scope, MDNode::get(C, {Scope, Own}));
+    SmallVector<Metadata *, 8> Others;
+    for (Metadata *M : AllSlotScopes)
+      if (M != Own)
+        Others.push_back(M);
+    I->setMetadata(LLVMContext::MD_noalias, MDNode::get(C, Others));
     return I;
   };
 
@@ -709,7 +818,8 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
     }
     for (unsigned VI = 0; VI < Values.size(); ++VI)
       if (!Values[VI].Remat && is_contained(Values[VI].At, SI))
-        Scoped(SB.CreateStore(Values[VI].V, SA.at(SB, Values[VI].at(SI))));
+        Scoped(SB.CreateStore(Values[VI].V, SA.at(SB, Values[VI].at(SI))),
+               Values[VI].at(SI));
     for (Copied &Cp : CopiedAllocas)
       if (is_contained(Cp.At, SI))
         SB.CreateMemCpy(SA.at(SB, Cp.Where), Cp.A->getAlign(), Cp.A,
@@ -731,7 +841,8 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
       Value *V = Values[VI].Remat
                      ? rematerialize(RB, Values[VI].V, Copies)
                      : Scoped(RB.CreateLoad(Values[VI].V->getType(),
-                                            SA.at(RB, Values[VI].at(SI))));
+                                            SA.at(RB, Values[VI].at(SI))),
+                              Values[VI].at(SI));
       Restored[VI].push_back({SI, cast<Instruction>(V)});
     }
     if (S.What.Kind == SyncCall::Collective) {
@@ -779,16 +890,17 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
     Starts.push_back({Resume[SI], Syncs[SI].Id});
   SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 8> Backedges;
   FindFunctionBackedges(*R, Backedges);
-  SmallVector<bool, 8> HasLoops;
+  SmallVector<RegionShape, 8> Shapes;
   for (auto [Start, Id] : Starts) {
     DenseSet<const BasicBlock *> In = reachable(Start, /*Forward=*/true);
-    bool Loops = false;
+    RegionShape Sh;
     for (auto [From, To] : Backedges)
-      Loops |= In.count(From) != 0;
-    HasLoops.push_back(Loops);
+      Sh.HasLoops |= In.count(From) != 0;
+    Sh.UniformExit = exitIsUniform(Start, Uniform, Lid);
+    Shapes.push_back(Sh);
   }
   Function *Step = emitCollectiveStep(M, K.Name, Syncs);
-  emitRegionDriver(M, Kernel, *R, *Step, HasLoops, K);
+  emitRegionDriver(M, Kernel, *R, *Step, Shapes, K);
 
   unsigned Barriers =
       static_cast<unsigned>(Syncs.size()) - Collectives - LoopSyncs;
@@ -799,10 +911,14 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
            (LoopSyncs ? ", " + std::to_string(LoopSyncs) + " grid-stride loop" +
                             (LoopSyncs == 1 ? "" : "s")
                       : std::string()) +
-           "), " + std::to_string(Kept) + " values and " +
+           "), " + std::to_string(Kept) + " values (" +
+           std::to_string(KeptUniform) + " uniform) and " +
            std::to_string(CopiedAllocas.size() + ResidentAllocas.size()) +
            " private arrays across them, " + std::to_string(End) +
-           " bytes of scratch per work-item";
+           " bytes of scratch per work-item, " +
+           std::to_string(count_if(
+               Shapes, [](const RegionShape &S) { return S.UniformExit; })) +
+           " regions with uniform exits";
   return true;
 }
 

@@ -190,11 +190,18 @@ unsigned workItemLanes(const llvm::Function &Kernel);
 
 /// WorkGroupFunction.cpp: `wg_<K>` for barrier regions: one work-item loop
 /// per region of \p Regions (`<K>.regions`, compiler/BarrierRegions.cpp),
-/// then \p CollectiveStep between regions; \p HasLoops says for each region
-/// whether its code has loops (the vectorizer's outer-loop path).
+/// then \p CollectiveStep between regions; \p Shapes describes each region.
+struct RegionShape {
+  /// Its code has loops (the vectorizer's outer-loop path).
+  bool HasLoops = false;
+  /// Which sync point it stops at (or whether it finishes) is decided only
+  /// by uniform branches: work-items that start it together stop together,
+  /// so the driver reads one work-item's state instead of scanning all.
+  bool UniformExit = false;
+};
 void emitRegionDriver(llvm::Module &M, llvm::Function &Kernel,
                       llvm::Function &Regions, llvm::Function &CollectiveStep,
-                      llvm::ArrayRef<bool> HasLoops, const KernelInfo &K);
+                      llvm::ArrayRef<RegionShape> Shapes, const KernelInfo &K);
 
 /// Barriers.cpp: `wg_<Name>` running the one work-item at Ctx->LocalId.
 void emitWorkItemFunction(llvm::Module &M, llvm::Function &Kernel,

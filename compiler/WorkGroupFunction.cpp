@@ -489,7 +489,7 @@ unsigned workItemLanes(const Function &Kernel) {
 }
 
 void emitRegionDriver(Module &M, Function &Kernel, Function &Regions,
-                      Function &CollectiveStep, ArrayRef<bool> HasLoops,
+                      Function &CollectiveStep, ArrayRef<RegionShape> Shapes,
                       const KernelInfo &K) {
   LLVMContext &C = M.getContext();
   Type *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
@@ -529,9 +529,11 @@ void emitRegionDriver(Module &M, Function &Kernel, Function &Regions,
   B.SetInsertPoint(Dispatch);
   PHINode *Reg = B.CreatePHI(I32, 2, "region");
   Reg->addIncoming(B.getInt32(0), EntryEnd);
-  SwitchInst *Sw = B.CreateSwitch(Reg, Exit, HasLoops.size());
+  SwitchInst *Sw = B.CreateSwitch(Reg, Exit, Shapes.size());
   unsigned Lanes = workItemLanes(Kernel);
-  for (unsigned R = 0; R < HasLoops.size(); ++R) {
+  BasicBlock *Same = BasicBlock::Create(C, "uniform", WG);
+  SmallVector<std::pair<Value *, BasicBlock *>, 8> Known;
+  for (unsigned R = 0; R < Shapes.size(); ++R) {
     BasicBlock *L = BasicBlock::Create(C, "region." + Twine(R), WG, Scan);
     Sw->addCase(B.getInt32(R), L);
     IRBuilder<> LB(L);
@@ -541,8 +543,15 @@ void emitRegionDriver(Module &M, Function &Kernel, Function &Regions,
           CallInst *Next = RegionCall(XB, X, Y, Z, XB.getInt32(R));
           Next->addFnAttr(Attribute::AlwaysInline);
         });
-    markWorkItemLoop(*Latch, HasLoops[R], Lanes);
-    LB.CreateBr(Scan);
+    markWorkItemLoop(*Latch, Shapes[R].HasLoops, Lanes);
+    if (Shapes[R].UniformExit) {
+      // Every work-item stopped where the first one did.
+      Known.push_back(
+          {LB.CreateLoad(I32, Scratch, "first.state"), LB.GetInsertBlock()});
+      LB.CreateBr(Same);
+    } else {
+      LB.CreateBr(Scan);
+    }
   }
 
   // Scan: did every work-item stop at the same sync point?
@@ -571,10 +580,14 @@ void emitRegionDriver(Module &M, Function &Kernel, Function &Regions,
     B.SetInsertPoint(Done);
     return std::make_pair(Mn2, Mx2);
   };
-  auto [Min, Max] = MinMax(false);
-  BasicBlock *Same = BasicBlock::Create(C, "uniform", WG);
-  B.CreateCondBr(B.CreateICmpEQ(Min, Max), Same, Slow);
+  auto [ScanMin, Max] = MinMax(false);
+  B.CreateCondBr(B.CreateICmpEQ(ScanMin, Max), Same, Slow);
+  BasicBlock *ScanEnd = B.GetInsertBlock();
   B.SetInsertPoint(Same);
+  PHINode *Min = B.CreatePHI(I32, Known.size() + 1, "next.region");
+  Min->addIncoming(ScanMin, ScanEnd);
+  for (auto [V, From] : Known)
+    Min->addIncoming(V, From);
   BasicBlock *Next = BasicBlock::Create(C, "next", WG);
   B.CreateCondBr(B.CreateICmpEQ(Min, B.getInt32(0)), Exit, Next);
   B.SetInsertPoint(Next);

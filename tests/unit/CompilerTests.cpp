@@ -265,6 +265,63 @@ kernel void atomic(global int *c, global float *out, int n) {
   CHECK(std::regex_search(Grid, std::regex("fadd <(4|8|16) x float>")));
 }
 
+TEST_CASE("6.13.8 (barrier fast path, compiler/BarrierRegions.cpp): a "
+          "uniform loop counter lives in one group-wide slot, and regions "
+          "whose exit is uniform skip the scan of the work-items' states",
+          "[compiler]") {
+  // bench's barrier_stress: k is the same for every work-item, and every
+  // region stops where the uniform loop condition says.
+  const char *Src = R"(
+kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+void stress(global int *out, int iters) {
+  local int s[64];
+  int lid = get_local_id(0);
+  int v = get_global_id(0);
+  for (int k = 0; k < iters; ++k) {
+    s[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    v = s[(lid + 1) % 64] + 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[get_global_id(0)] = v;
+}
+// The grid-stride loop's region stops at its sync point or at the barrier
+// depending on each work-item's own index: the states are scanned.
+kernel void grid(global const float *in, global float *out, int n) {
+  local float s[64];
+  float acc = 0.0f;
+  for (int i = get_global_id(0); i < n; i += get_global_size(0))
+    acc += in[i];
+  s[get_local_id(0)] = acc;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = s[0];
+}
+)";
+  std::string Log;
+  std::unique_ptr<CompiledProgram> P;
+  REQUIRE(build(Src, "", Log, P) == CL_SUCCESS);
+  REQUIRE(P->Kernels.size() == 2);
+  for (const KernelInfo &K : P->Kernels) {
+    INFO(K.Name << ": " << K.Path);
+    if (K.Name == "stress") {
+      CHECK(K.Path.find("2 values (1 uniform)") != std::string::npos);
+      CHECK(K.Path.find("3 regions with uniform exits") != std::string::npos);
+    } else {
+      CHECK(K.Path.find("3 regions with uniform exits") == std::string::npos);
+    }
+  }
+  std::string IR = optimizedIR(Src, "", Log);
+  INFO(Log);
+  std::string Stress = functionText(IR, "wg_stress");
+  std::string Grid = functionText(IR, "wg_grid");
+  INFO(Stress);
+  // The regions still vectorize (the counter's slot does not alias the
+  // per-work-item ones), and no loop reads every work-item's state.
+  CHECK(std::regex_search(Stress, std::regex("store <(4|8|16) x i32>")));
+  CHECK(Stress.find("states") == std::string::npos);
+  CHECK(Grid.find("states") != std::string::npos);
+}
+
 TEST_CASE("6.13.8 (barrier fast path): kernels the regions do not take run "
           "on fibers, with the reason",
           "[compiler]") {
