@@ -24,6 +24,21 @@ using namespace clcpu::compiler;
 using clcpu::test::functionText;
 
 namespace {
+/// A grid-stride loop before a barrier (compiler/LoopSyncPoints.cpp): the
+/// loop's region stops at its sync point or at the barrier depending on
+/// each work-item's own index.
+const char *GridStride = R"(
+kernel void grid(global const float *in, global float *out, int n) {
+  local float s[64];
+  float acc = 0.0f;
+  for (int i = get_global_id(0); i < n; i += get_global_size(0))
+    acc += in[i];
+  s[get_local_id(0)] = acc;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = s[0];
+}
+)";
+
 const char *VAdd = R"(
 kernel void vadd(global const float *a, global const float *b,
                  global float *c) {
@@ -215,16 +230,7 @@ TEST_CASE("6.13.8 (barrier fast path, compiler/LoopSyncPoints.cpp): a "
           "grid-stride loop in a barrier kernel runs one vectorized region "
           "per iteration; other loops stay whole",
           "[compiler]") {
-  const char *Src = R"(
-kernel void grid(global const float *in, global float *out, int n) {
-  local float s[64];
-  float acc = 0.0f;
-  for (int i = get_global_id(0); i < n; i += get_global_size(0))
-    acc += in[i];
-  s[get_local_id(0)] = acc;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  out[get_global_id(0)] = s[0];
-}
+  const std::string Src = std::string(GridStride) + R"(
 // The same count for every work-item: the outer-loop vectorizer's.
 kernel void uniform(global const float *in, global float *out, int n) {
   local float s[64];
@@ -271,7 +277,7 @@ TEST_CASE("6.13.8 (barrier fast path, compiler/BarrierRegions.cpp): a "
           "[compiler]") {
   // bench's barrier_stress: k is the same for every work-item, and every
   // region stops where the uniform loop condition says.
-  const char *Src = R"(
+  const std::string Src = R"(
 kernel __attribute__((reqd_work_group_size(64, 1, 1)))
 void stress(global int *out, int iters) {
   local int s[64];
@@ -285,18 +291,7 @@ void stress(global int *out, int iters) {
   }
   out[get_global_id(0)] = v;
 }
-// The grid-stride loop's region stops at its sync point or at the barrier
-// depending on each work-item's own index: the states are scanned.
-kernel void grid(global const float *in, global float *out, int n) {
-  local float s[64];
-  float acc = 0.0f;
-  for (int i = get_global_id(0); i < n; i += get_global_size(0))
-    acc += in[i];
-  s[get_local_id(0)] = acc;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  out[get_global_id(0)] = s[0];
-}
-)";
+)" + std::string(GridStride);
   std::string Log;
   std::unique_ptr<CompiledProgram> P;
   REQUIRE(build(Src, "", Log, P) == CL_SUCCESS);
