@@ -149,6 +149,11 @@ void addUniformVectorPhiPass(llvm::FunctionPassManager &FPM);
 /// elements become vector loads/stores.
 void addConsecutiveGatherPass(llvm::FunctionPassManager &FPM);
 
+/// RuntimeConsecutiveGathers.cpp: the other gathers/scatters in loops check
+/// at run time whether their lanes are adjacent and then run as vector
+/// loads/stores.
+void addRuntimeConsecutiveGatherPass(llvm::FunctionPassManager &FPM);
+
 /// NonTemporalStores.cpp: full-register vector stores into output-only
 /// arguments of work-group functions become non-temporal when the launch
 /// writes more than the last-level cache (and the address is aligned).

@@ -293,6 +293,9 @@ void registerWorkItemLoopPasses(PassBuilder &PB) {
         FPM.addPass(InstCombinePass());
         addConsecutiveGatherPass(FPM);
         FPM.addPass(InstCombinePass());
+        // What is adjacent only at run time (`s[(lid + 1) % WG]`) checks
+        // its lanes and takes a vector load when they are.
+        addRuntimeConsecutiveGatherPass(FPM);
         // Last: InstCombine would not undo it, but it should see the
         // final stores (compiler/NonTemporalStores.cpp).
         addNonTemporalStorePass(FPM);

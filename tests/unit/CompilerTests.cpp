@@ -22,6 +22,7 @@
 using namespace clcpu;
 using namespace clcpu::compiler;
 using clcpu::test::functionText;
+using clcpu::test::has;
 
 namespace {
 /// A grid-stride loop before a barrier (compiler/LoopSyncPoints.cpp): the
@@ -180,6 +181,48 @@ kernel void sgemm(global const float *A, global const float *B,
   // B[k * n + col] of adjacent work-items: one vector load, no gather.
   CHECK(std::regex_search(Sgemm, std::regex("load <(4|8|16) x float>")));
   CHECK(Sgemm.find("masked.gather") == std::string::npos);
+}
+
+TEST_CASE("5.10 (compiler/RuntimeConsecutiveGathers.cpp): gathers adjacent "
+          "or of one address only at run time check their lanes first",
+          "[compiler]") {
+  const char *Src = R"(
+kernel void neighbour(global const int *in, global int *out, int n) {
+  int i = get_global_id(0);
+  out[i] = in[(i + 1) % n];
+}
+kernel void offsets(global int *out, global const int *off, int chunk) {
+  int i = get_global_id(0);
+  out[i] += off[i / chunk];
+}
+kernel void scatter(global const int *in, global int *out, int n) {
+  int i = get_global_id(0);
+  out[(i + 1) % n] = in[i];
+}
+)";
+  std::string Log;
+  std::string IR = optimizedIR(Src, "", Log);
+  INFO(Log);
+  REQUIRE_FALSE(IR.empty());
+  // The gather stays for lanes that wrap; a vector load from lane 0's
+  // address serves the vectors whose lanes are adjacent.
+  std::string N = functionText(IR, "wg_neighbour");
+  INFO(N);
+  CHECK(has(N, "%lanes.adjacent = icmp eq i"));
+  CHECK(has(N, "@llvm.masked.gather"));
+  CHECK(std::regex_search(
+      N, std::regex("= load <(4|8|16) x i32>, ptr %lane0\\.addr")));
+  // off[i / chunk]: one scalar load and a broadcast when all lanes agree.
+  std::string O = functionText(IR, "wg_offsets");
+  INFO(O);
+  CHECK(has(O, "%lanes.same = icmp eq i"));
+  CHECK(has(O, "= load i32, ptr %lane0.addr"));
+  // A scatter becomes a vector store when its lanes are adjacent.
+  std::string S = functionText(IR, "wg_scatter");
+  INFO(S);
+  CHECK(has(S, "@llvm.masked.scatter"));
+  CHECK(std::regex_search(
+      S, std::regex("store <(4|8|16) x i32> [^,]+, ptr %lane0\\.addr")));
 }
 
 TEST_CASE("6.13.8 (barrier fast path, compiler/BarrierRegions.cpp): a "

@@ -1,0 +1,248 @@
+// Gathers and scatters whose lanes are adjacent, or all one address, only
+// at run time (compiler/RuntimeConsecutiveGathers.cpp takes a vector load,
+// a broadcast or a vector store then, the gather or scatter otherwise).
+// OpenCL 3.0 API 5.10: every work-item must read and write exactly what it
+// would alone, whichever branch a vector of work-items took. Each kernel
+// mixes vectors that take the fast branch with vectors that do not (the
+// wrap of `% n`, the clamp of `min`, chunk borders, divergent lanes), for
+// int, long and double elements, local sizes that do and do not fill a
+// vector, on the work-item loop and barrier-region paths.
+
+#include "SchedulerCommon.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+const char *Source = R"(
+// Adjacent except where (i + s) wraps at n.
+kernel void wrap_gather(global const int *in, global int *out, int s, int n) {
+  int i = get_global_id(0);
+  out[i] = in[(i + s) % n] * 3 + 1;
+}
+// Adjacent except at the clamp.
+kernel void clamp_gather(global const long *in, global long *out, int n) {
+  int i = get_global_id(0);
+  out[i] = in[min(i + 1, n - 1)] - in[max(i - 1, 0)];
+}
+// One address per chunk of work-items, several chunks per vector when the
+// chunk is small.
+kernel void chunk_gather(global const double *in, global double *out,
+                         int chunk) {
+  int i = get_global_id(0);
+  out[i] = in[i / chunk] + (double)i;
+}
+// Through an index array: adjacent, repeated or scattered as the host chose.
+kernel void indexed(global const int *idx, global const float *in,
+                    global float *out) {
+  int i = get_global_id(0);
+  out[i] = in[idx[i]] * 2.0f;
+}
+// Scatter: adjacent except at the wrap.
+kernel void wrap_scatter(global const int *in, global int *out, int s, int n) {
+  int i = get_global_id(0);
+  out[(i + s) % n] = in[i] + 5;
+}
+// Masked: only some lanes read, through an index that wraps.
+kernel void masked_gather(global const int *in, global int *out, int n) {
+  int i = get_global_id(0);
+  int v = -1;
+  if (i % 5 != 2)
+    v = in[(i + 3) % n];
+  out[i] = v;
+}
+// The barrier-region path: a neighbour in local memory, wrapping at the
+// group's end (the bench's barrier_stress shape).
+kernel void neighbour(global const int *in, global int *out, local int *s,
+                      int iters) {
+  int lid = get_local_id(0), n = get_local_size(0);
+  int v = in[get_global_id(0)];
+  for (int k = 0; k < iters; ++k) {
+    s[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    v = s[(lid + 1) % n] + k;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[get_global_id(0)] = v;
+}
+)";
+
+template <typename T>
+void expectEqual(const std::vector<T> &Got, const std::vector<T> &Want,
+                 const char *What) {
+  REQUIRE(Got.size() == Want.size());
+  size_t Bad = 0;
+  for (size_t I = 0; I < Want.size(); ++I)
+    if (!(Got[I] == Want[I]) && Bad++ < 4)
+      FAIL_CHECK(What << "[" << I << "] = " << Got[I] << ", want " << Want[I]);
+  CHECK(Bad == 0);
+}
+
+} // namespace
+
+TEST_CASE("5.10 (compiler/RuntimeConsecutiveGathers.cpp): gathers and "
+          "scatters adjacent only at run time read and write what each "
+          "work-item would alone",
+          "[compiler][gather]") {
+  sched::Env E;
+  cl_program P = E.build(Source);
+  const int N = 4096;
+  std::vector<int> In(N);
+  for (int I = 0; I < N; ++I)
+    In[I] = I * 7 - 300;
+  for (size_t L : {size_t(1), size_t(7), size_t(16), size_t(64), size_t(256)}) {
+    INFO("local size " << L);
+    size_t G = N; // every local size here divides 4096 but 7
+    if (N % L)
+      G = N / L * L;
+    int Count = int(G);
+    cl_mem BIn = E.buffer(In);
+
+    for (int S : {0, 1, 5, 17, Count - 1}) {
+      INFO("wrap_gather s = " << S);
+      cl_mem BOut = E.buffer(std::vector<int>(Count, 0));
+      cl_int Err = -1;
+      cl_kernel K = clCreateKernel(P, "wrap_gather", &Err);
+      REQUIRE(Err == CL_SUCCESS);
+      E.Kernels.push_back(K);
+      E.arg(K, 0, BIn);
+      E.arg(K, 1, BOut);
+      E.arg(K, 2, S);
+      E.arg(K, 3, Count);
+      REQUIRE(E.run(K, 1, &G, &L) == CL_SUCCESS);
+      std::vector<int> Want(Count);
+      for (int I = 0; I < Count; ++I)
+        Want[I] = In[(I + S) % Count] * 3 + 1;
+      expectEqual(E.read<int>(BOut, Count), Want, "out");
+
+      cl_mem BScat = E.buffer(std::vector<int>(Count, 0));
+      cl_kernel KS = clCreateKernel(P, "wrap_scatter", &Err);
+      REQUIRE(Err == CL_SUCCESS);
+      E.Kernels.push_back(KS);
+      E.arg(KS, 0, BIn);
+      E.arg(KS, 1, BScat);
+      E.arg(KS, 2, S);
+      E.arg(KS, 3, Count);
+      REQUIRE(E.run(KS, 1, &G, &L) == CL_SUCCESS);
+      std::vector<int> WantS(Count);
+      for (int I = 0; I < Count; ++I)
+        WantS[(I + S) % Count] = In[I] + 5;
+      expectEqual(E.read<int>(BScat, Count), WantS, "scattered");
+    }
+
+    {
+      std::vector<int64_t> In64(Count);
+      for (int I = 0; I < Count; ++I)
+        In64[I] = int64_t(I) * I * 1000003 - 17;
+      cl_mem B64 = E.buffer(In64), BOut = E.buffer(std::vector<int64_t>(Count));
+      cl_int Err = -1;
+      cl_kernel K = clCreateKernel(P, "clamp_gather", &Err);
+      REQUIRE(Err == CL_SUCCESS);
+      E.Kernels.push_back(K);
+      E.arg(K, 0, B64);
+      E.arg(K, 1, BOut);
+      E.arg(K, 2, Count);
+      REQUIRE(E.run(K, 1, &G, &L) == CL_SUCCESS);
+      std::vector<int64_t> Want(Count);
+      for (int I = 0; I < Count; ++I)
+        Want[I] = In64[std::min(I + 1, Count - 1)] - In64[std::max(I - 1, 0)];
+      expectEqual(E.read<int64_t>(BOut, Count), Want, "clamped");
+    }
+
+    for (int Chunk : {1, 3, 16, 100, Count}) {
+      INFO("chunk " << Chunk);
+      std::vector<double> D(Count / Chunk + 1);
+      for (size_t I = 0; I < D.size(); ++I)
+        D[I] = 0.5 * double(I) - 3.0;
+      cl_mem BD = E.buffer(D), BOut = E.buffer(std::vector<double>(Count));
+      cl_int Err = -1;
+      cl_kernel K = clCreateKernel(P, "chunk_gather", &Err);
+      REQUIRE(Err == CL_SUCCESS);
+      E.Kernels.push_back(K);
+      E.arg(K, 0, BD);
+      E.arg(K, 1, BOut);
+      E.arg(K, 2, Chunk);
+      REQUIRE(E.run(K, 1, &G, &L) == CL_SUCCESS);
+      std::vector<double> Want(Count);
+      for (int I = 0; I < Count; ++I)
+        Want[I] = D[I / Chunk] + double(I);
+      expectEqual(E.read<double>(BOut, Count), Want, "chunked");
+    }
+
+    {
+      // Runs of adjacent indices, runs of one index, reversed and random.
+      std::vector<int> Idx(Count);
+      uint32_t R = 12345;
+      for (int I = 0; I < Count; ++I) {
+        R = R * 1664525u + 1013904223u;
+        switch ((I / 48) % 4) {
+        case 0:
+          Idx[I] = I;
+          break;
+        case 1:
+          Idx[I] = (I / 48) * 48;
+          break;
+        case 2:
+          Idx[I] = Count - 1 - I;
+          break;
+        default:
+          Idx[I] = int(R % uint32_t(Count));
+          break;
+        }
+      }
+      std::vector<float> F(Count);
+      for (int I = 0; I < Count; ++I)
+        F[I] = float(I) * 0.25f - 7.0f;
+      cl_mem BIdx = E.buffer(Idx), BF = E.buffer(F),
+             BOut = E.buffer(std::vector<float>(Count));
+      E.run(P, "indexed", {BIdx, BF, BOut}, G, L);
+      std::vector<float> Want(Count);
+      for (int I = 0; I < Count; ++I)
+        Want[I] = F[Idx[I]] * 2.0f;
+      expectEqual(E.read<float>(BOut, Count), Want, "indexed");
+    }
+
+    {
+      cl_mem BOut = E.buffer(std::vector<int>(Count, 0));
+      cl_int Err = -1;
+      cl_kernel K = clCreateKernel(P, "masked_gather", &Err);
+      REQUIRE(Err == CL_SUCCESS);
+      E.Kernels.push_back(K);
+      E.arg(K, 0, BIn);
+      E.arg(K, 1, BOut);
+      E.arg(K, 2, Count);
+      REQUIRE(E.run(K, 1, &G, &L) == CL_SUCCESS);
+      std::vector<int> Want(Count);
+      for (int I = 0; I < Count; ++I)
+        Want[I] = I % 5 != 2 ? In[(I + 3) % Count] : -1;
+      expectEqual(E.read<int>(BOut, Count), Want, "masked");
+    }
+
+    {
+      const int Iters = 5;
+      cl_mem BOut = E.buffer(std::vector<int>(Count, 0));
+      cl_int Err = -1;
+      cl_kernel K = clCreateKernel(P, "neighbour", &Err);
+      REQUIRE(Err == CL_SUCCESS);
+      E.Kernels.push_back(K);
+      E.arg(K, 0, BIn);
+      E.arg(K, 1, BOut);
+      E.localArg(K, 2, L * sizeof(int));
+      E.arg(K, 3, Iters);
+      REQUIRE(E.run(K, 1, &G, &L) == CL_SUCCESS);
+      std::vector<int> Want(In.begin(), In.begin() + Count);
+      for (size_t Gr = 0; Gr < G / L; ++Gr)
+        for (int It = 0; It < Iters; ++It) {
+          std::vector<int> S(Want.begin() + Gr * L,
+                             Want.begin() + (Gr + 1) * L);
+          for (size_t I = 0; I < L; ++I)
+            Want[Gr * L + I] = S[(I + 1) % L] + It;
+        }
+      expectEqual(E.read<int>(BOut, Count), Want, "neighbour");
+    }
+  }
+}
