@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -485,4 +486,92 @@ TEST_CASE("6.15.12 (C11 atomics): the _explicit forms without a scope, on "
   CHECK(O[4] == 11); // expected updated
   CHECK(O[5] == 0);
   CHECK(O[6] == 0);
+}
+
+TEST_CASE("3.3.5 (independent forward progress): compare-and-swap loops that "
+          "retry thousands of times, and a work-item waiting for a later "
+          "one, finish (CTS test_c11_atomics ran out of time: one fiber "
+          "switch per round)",
+          "[cts][fibers]") {
+  // The shape of the CTS's atomic_compare_exchange_strong kernel: every
+  // work-item of one 1024-item group runs a fixed number of rounds and
+  // goes on until one swap succeeded; the loop's exit reads the swap's
+  // result, so the compiler makes it yield (compiler/Barriers.cpp).
+  const char *Src = R"(
+kernel void cas(volatile global atomic_int *dest, global int *old,
+                global int *wins, int rounds) {
+  uint tid = get_global_id(0);
+  int expected, previous, won = 0;
+  old[tid] = tid;
+  expected = tid;
+  if (atomic_compare_exchange_strong(&dest[0], &expected, old[tid]) ||
+      expected == tid)
+    old[tid] = -1;
+  else
+    for (int i = 0; i < rounds || won == 0; i++) {
+      previous = expected;
+      if (atomic_compare_exchange_strong(&dest[0], &expected, old[tid])) {
+        old[tid] = expected;
+        won++;
+      } else if (previous == expected) {
+        old[tid] = -2; // a spurious failure: not allowed for _strong
+        break;
+      }
+    }
+  wins[tid] = won;
+}
+// Work-item 0 waits for the group's last work-item, which runs after it.
+kernel void wait_last(volatile global atomic_int *flag, global int *out) {
+  int lid = get_local_id(0), n = get_local_size(0);
+  if (lid == 0) {
+    int spins = 0;
+    while (atomic_load(flag) == 0)
+      ++spins;
+    out[0] = spins >= 0;
+  }
+  if (lid == n - 1)
+    atomic_store(flag, 1);
+}
+)";
+  sched::Env E;
+  cl_program P = E.build(Src, "-cl-std=CL3.0");
+  const int N = 1024, Rounds = 2000;
+  // dest starts at a value no work-item id has, so the first swap fails.
+  cl_mem Dest = E.buffer(std::vector<int>{-5});
+  cl_mem Old = E.buffer(std::vector<int>(N, 0));
+  cl_mem Wins = E.buffer(std::vector<int>(N, 0));
+  cl_int Err = -1;
+  cl_kernel K = clCreateKernel(P, "cas", &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  E.Kernels.push_back(K);
+  E.arg(K, 0, Dest);
+  E.arg(K, 1, Old);
+  E.arg(K, 2, Wins);
+  E.arg(K, 3, Rounds);
+  size_t G = N, L = N;
+  REQUIRE(E.run(K, 1, &G, &L) == CL_SUCCESS);
+  std::vector<int> W = E.read<int>(Wins, N);
+  long Total = 0;
+  size_t None = 0;
+  for (int X : W) {
+    Total += X;
+    None += X == 0;
+  }
+  CHECK(None == 0); // every work-item's loop ran until it won
+  CHECK(Total >= N);
+  // Each success exchanged old[tid] with dest, so dest and old[] together
+  // still hold -5 and every work-item id once (how the CTS checks it; an
+  // unexpected success or a spurious failure would leave -1 or -2).
+  std::vector<int> All = E.read<int>(Old, N);
+  All.push_back(E.read<int>(Dest, 1)[0]);
+  std::sort(All.begin(), All.end());
+  std::vector<int> Want = {-5};
+  for (int I = 0; I < N; ++I)
+    Want.push_back(I);
+  CHECK(All == Want);
+
+  cl_mem Flag = E.buffer(std::vector<int>{0});
+  cl_mem Out = E.buffer(std::vector<int>{0});
+  E.run(P, "wait_last", {Flag, Out}, 256, 256);
+  CHECK(E.read<int>(Out, 1)[0] == 1);
 }
