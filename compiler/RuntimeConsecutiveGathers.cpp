@@ -13,18 +13,24 @@
 // all lanes are adjacent it runs as a (masked) vector load or store from lane
 // 0's address, otherwise as the original gather or scatter. A gather also
 // checks whether all lanes read one address (`offsets[i / chunk]`): then it
-// is one scalar load and a broadcast. The two are
-// equivalent whenever the check passes (the same lanes read or write the same
-// addresses, and adjacent addresses never repeat, so a scatter's lane order
-// does not matter), and a masked load or store never touches a disabled
-// lane's address, just like the gather.
+// is one scalar load and a broadcast. Each fast form is equivalent to the
+// original whenever its check passes (the same lanes read or write the same
+// addresses; adjacent addresses never repeat, so a scatter's lane order does
+// not matter; a masked load or store never touches a disabled lane's
+// address, just like the gather). Where the addresses are
+// `gep base, ..., sext(<N x i32> idx)` the check compares the 32-bit indices
+// (one vector compare, plus lane 0 at least N - 1 below INT_MAX so adjacent
+// 32-bit indices cannot wrap) and the 64-bit address vector is only built
+// on the gather's own path.
 
 #include "compiler/Internal.h"
 
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/GetElementPtrTypeIterator.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -53,6 +59,86 @@ bool candidate(const IntrinsicInst &II, const DataLayout &DL) {
          isa<FixedVectorType>(II.getArgOperand(Gather ? 0 : 1)->getType());
 }
 
+/// Lane 0's address and how to compare the lanes, by element index when
+/// \p Ptrs is `gep T, base, <uniform indices>..., <vector index>` whose last
+/// index steps by \p Size bytes (one 32-bit vector compare for an int index,
+/// and the vector address arithmetic then only feeds the gather, which is
+/// where it sinks), else by address.
+struct Lanes {
+  Value *Base = nullptr;   // lane 0's address
+  Value *Index = nullptr;  // a vector of indices or of addresses
+  Value *NoWrap = nullptr; // i1: lane 0's index + N - 1 does not wrap
+};
+
+Lanes compareBy(IRBuilder<> &B, Value *Ptrs, uint64_t Size, unsigned N,
+                const DataLayout &DL) {
+  auto ByAddress = [&] {
+    Lanes L;
+    L.Base = B.CreateExtractElement(Ptrs, uint64_t(0), "lane0.addr");
+    L.Index = B.CreatePtrToInt(Ptrs, FixedVectorType::get(B.getInt64Ty(), N));
+    return L;
+  };
+  auto *GEP = dyn_cast<GetElementPtrInst>(Ptrs);
+  if (!GEP || GEP->getNumIndices() == 0)
+    return ByAddress();
+  Value *P = GEP->getPointerOperand();
+  if (P->getType()->isVectorTy() && !(P = getSplatValue(P)))
+    return ByAddress();
+  SmallVector<Value *, 4> Scalar;
+  gep_type_iterator GTI = gep_type_begin(GEP);
+  for (unsigned I = 0; I + 1 < GEP->getNumIndices(); ++I, ++GTI) {
+    Value *Idx = GEP->getOperand(1 + I);
+    if (Idx->getType()->isVectorTy() && !(Idx = getSplatValue(Idx)))
+      return ByAddress();
+    Scalar.push_back(Idx);
+  }
+  Value *Last = GEP->getOperand(GEP->getNumIndices());
+  if (GTI.isStruct() || !Last->getType()->isVectorTy() ||
+      GTI.getSequentialElementStride(DL).getFixedValue() != Size)
+    return ByAddress();
+  Lanes L;
+  Scalar.push_back(B.CreateExtractElement(Last, uint64_t(0)));
+  L.Base = B.CreateGEP(GEP->getSourceElementType(), P, Scalar, "lane0.addr",
+                       GEP->getNoWrapFlags());
+  L.Index = Last;
+  // An index widened from 32 bits: compare the narrow lanes, and lane 0 must
+  // be N - 1 below the narrow type's maximum (else adjacent narrow values
+  // could wrap where the wide ones do not).
+  auto *Ext = dyn_cast<CastInst>(Last);
+  if (Ext && (isa<SExtInst>(Ext) || isa<ZExtInst>(Ext))) {
+    Value *X = Ext->getOperand(0);
+    unsigned Bits = X->getType()->getScalarSizeInBits();
+    if (Bits >= 8 && (uint64_t(N) - 1) < (uint64_t(1) << (Bits - 1))) {
+      Value *X0 = B.CreateExtractElement(X, uint64_t(0));
+      bool Signed = isa<SExtInst>(Ext);
+      APInt Max =
+          Signed ? APInt::getSignedMaxValue(Bits) : APInt::getMaxValue(Bits);
+      Value *Limit = ConstantInt::get(X0->getType(), Max - (N - 1));
+      L.NoWrap =
+          Signed ? B.CreateICmpSLE(X0, Limit) : B.CreateICmpULE(X0, Limit);
+      L.Index = X;
+    }
+  }
+  return L;
+}
+
+/// Whether every lane of \p V is lane 0's plus \p Step times the lane
+/// number (Step 0: all lanes equal).
+Value *allLanes(IRBuilder<> &B, Value *V, uint64_t Step, const Twine &Name) {
+  auto *VT = cast<FixedVectorType>(V->getType());
+  unsigned N = VT->getNumElements();
+  Value *Lane0 = B.CreateVectorSplat(N, B.CreateExtractElement(V, uint64_t(0)));
+  Value *Want = Lane0;
+  if (Step) {
+    SmallVector<Constant *, 16> Steps;
+    for (unsigned I = 0; I < N; ++I)
+      Steps.push_back(ConstantInt::get(VT->getElementType(), I * Step));
+    Want = B.CreateAdd(Lane0, ConstantVector::get(Steps));
+  }
+  Value *Eq = B.CreateBitCast(B.CreateICmpEQ(V, Want), B.getIntNTy(N));
+  return B.CreateICmpEQ(Eq, ConstantInt::getAllOnesValue(B.getIntNTy(N)), Name);
+}
+
 /// Splits at \p II: `if (all lanes adjacent) masked load/store else II`.
 void guard(IntrinsicInst *II, const DataLayout &DL) {
   bool Gather = II->getIntrinsicID() == Intrinsic::masked_gather;
@@ -66,20 +152,13 @@ void guard(IntrinsicInst *II, const DataLayout &DL) {
   uint64_t Size = DL.getTypeStoreSize(VT->getElementType()).getFixedValue();
 
   IRBuilder<> B(II);
-  Type *I64 = B.getInt64Ty();
-  auto *IntVT = FixedVectorType::get(I64, N);
-  Value *Base = B.CreateExtractElement(Ptrs, uint64_t(0), "lane0.addr");
-  Value *Addrs = B.CreatePtrToInt(Ptrs, IntVT);
-  SmallVector<Constant *, 16> Offsets;
-  for (unsigned I = 0; I < N; ++I)
-    Offsets.push_back(ConstantInt::get(I64, I * Size));
-  Value *Expected =
-      B.CreateAdd(B.CreateVectorSplat(N, B.CreatePtrToInt(Base, I64)),
-                  ConstantVector::get(Offsets));
-  Value *Eq = B.CreateICmpEQ(Addrs, Expected);
-  Value *All = B.CreateICmpEQ(B.CreateBitCast(Eq, B.getIntNTy(N)),
-                              ConstantInt::getAllOnesValue(B.getIntNTy(N)),
-                              "lanes.adjacent");
+  Lanes L = compareBy(B, Ptrs, Size, N, DL);
+  Value *Base = L.Base;
+  // Indices step by 1, addresses by the element size.
+  bool ByIndex = L.Index != Ptrs && !isa<PtrToIntInst>(L.Index);
+  Value *All = allLanes(B, L.Index, ByIndex ? 1 : Size, "lanes.adjacent");
+  if (L.NoWrap)
+    All = B.CreateAnd(All, L.NoWrap, "lanes.adjacent.nowrap");
 
   // Head: the check; Then: the vector access; II stays in Else.
   Instruction *ThenTerm, *ElseTerm;
@@ -111,12 +190,7 @@ void guard(IntrinsicInst *II, const DataLayout &DL) {
   // A gather whose lanes all read one address (`offsets[i / chunk]`, the
   // same for a whole chunk of work-items) is one load and a broadcast.
   IRBuilder<> EB(II);
-  Value *Same = EB.CreateICmpEQ(
-      EB.CreateBitCast(
-          EB.CreateICmpEQ(
-              Addrs, EB.CreateVectorSplat(N, EB.CreatePtrToInt(Base, I64))),
-          EB.getIntNTy(N)),
-      ConstantInt::getAllOnesValue(EB.getIntNTy(N)), "lanes.same");
+  Value *Same = allLanes(EB, L.Index, 0, "lanes.same");
   Instruction *SameTerm, *GatherTerm;
   SplitBlockAndInsertIfThenElse(Same, II, &SameTerm, &GatherTerm);
   BasicBlock *GatherTail = II->getParent();

@@ -296,6 +296,8 @@ void registerWorkItemLoopPasses(PassBuilder &PB) {
         // What is adjacent only at run time (`s[(lid + 1) % WG]`) checks
         // its lanes and takes a vector load when they are.
         addRuntimeConsecutiveGatherPass(FPM);
+        // Sinks the gathers' vector address arithmetic into their blocks.
+        FPM.addPass(InstCombinePass());
         // Last: InstCombine would not undo it, but it should see the
         // final stores (compiler/NonTemporalStores.cpp).
         addNonTemporalStorePass(FPM);
