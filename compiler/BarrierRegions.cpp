@@ -485,10 +485,15 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
     FPM.run(Body, FAM);
   }
 
-  // <K>.regions: Body with the region to start as a last parameter,
-  // returning the sync point it stopped at (0: finished).
+  // <K>.regions: Body with the region to start and where to store the
+  // state as last parameters, returning the sync point it stopped at (0:
+  // finished). `one_state` is true in the driver's loops over regions whose
+  // exit is uniform: the driver reads only the first work-item's state
+  // there, so every work-item stores it in that one slot (an invariant
+  // store the optimizer moves out of the loop) instead of its own.
   SmallVector<Type *, 16> Params(Body.getFunctionType()->params());
   Params.push_back(I32);
+  Params.push_back(Type::getInt1Ty(C));
   SmallVector<ReturnInst *, 4> Exits;
   Function *R =
       Function::Create(FunctionType::get(I32, Params, false),
@@ -508,8 +513,11 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
   R->removeFnAttr(Attribute::AlwaysInline);
   R->removeFnAttr(Attribute::NoInline);
   unsigned NA = R->arg_size();
-  Value *Ctx = R->getArg(NA - 5), *Region = R->getArg(NA - 1);
-  Value *Lid[3] = {R->getArg(NA - 4), R->getArg(NA - 3), R->getArg(NA - 2)};
+  Value *Ctx = R->getArg(NA - 6), *Region = R->getArg(NA - 2),
+        *OneState = R->getArg(NA - 1);
+  R->getArg(NA - 2)->setName("region");
+  OneState->setName("one_state");
+  Value *Lid[3] = {R->getArg(NA - 5), R->getArg(NA - 4), R->getArg(NA - 3)};
   // Grid-stride loops: one region per iteration (LoopSyncPoints.cpp).
   unsigned LoopSyncs = 0;
   {
@@ -737,6 +745,8 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
   SA.Lin = B.CreateAdd(
       B.CreateMul(B.CreateAdd(B.CreateMul(Lid[2], Size[1]), Lid[1]), Size[0]),
       Lid[0]);
+  Value *StateAt = B.CreateSelect(OneState, SA.at(B, {StateOffset, 0}),
+                                  SA.at(B, {StateOffset, 4}), "state.at");
   for (auto [A, S] : ResidentAllocas) {
     Value *P = SA.at(B, S);
     A->replaceAllUsesWith(P);
@@ -825,7 +835,7 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
         SB.CreateMemCpy(SA.at(SB, Cp.Where), Cp.A->getAlign(), Cp.A,
                         Cp.A->getAlign(), Cp.Where.Size);
     S.Block->getTerminator()->eraseFromParent();
-    Scoped(SB.CreateStore(SB.getInt32(S.Id), SA.at(SB, {StateOffset, 4})));
+    Scoped(SB.CreateStore(SB.getInt32(S.Id), StateAt));
     ReturnInst::Create(C, ConstantInt::get(I32, S.Id), S.Block);
 
     BasicBlock *Res = BasicBlock::Create(C, "resume", R, S.Post);
@@ -861,7 +871,7 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
   // A finished work-item's state is 0.
   for (ReturnInst *Ret : Exits) {
     IRBuilder<> EB(Ret);
-    Scoped(EB.CreateStore(EB.getInt32(0), SA.at(EB, {StateOffset, 4})));
+    Scoped(EB.CreateStore(EB.getInt32(0), StateAt));
   }
   SwitchInst *Sw = B.CreateSwitch(Region, OldEntry, Syncs.size());
   for (unsigned SI = 0; SI < Syncs.size(); ++SI)

@@ -401,10 +401,10 @@ Function *beginWorkGroupFunction(Module &M, Function &Kernel,
   WG->addParamAttr(1, Attribute::ReadOnly);
   // The whole context can be read anywhere: a get_global_size() under a
   // branch that differs between work-items is hoisted, not gathered per lane.
-  WG->addParamAttr(1, Attribute::getWithDereferenceableBytes(
-                          C, sizeof(WorkGroupContext)));
-  WG->addParamAttr(1, Attribute::getWithAlignment(
-                          C, Align(alignof(WorkGroupContext))));
+  WG->addParamAttr(
+      1, Attribute::getWithDereferenceableBytes(C, sizeof(WorkGroupContext)));
+  WG->addParamAttr(
+      1, Attribute::getWithAlignment(C, Align(alignof(WorkGroupContext))));
   Value *ArgsArr = WG->getArg(0), *Ctx = WG->getArg(1);
   MDNode *Invariant = MDNode::get(C, {});
   B.SetInsertPoint(BasicBlock::Create(C, "entry", WG));
@@ -511,9 +511,9 @@ void emitRegionDriver(Module &M, Function &Kernel, Function &Regions,
     return LB.CreateInBoundsGEP(I32, Scratch, Lin);
   };
   auto RegionCall = [&](IRBuilder<> &LB, Value *X, Value *Y, Value *Z,
-                        Value *Region) {
+                        Value *Region, bool OneState) {
     SmallVector<Value *, 16> Args(CallArgs);
-    Args.append({X, Y, Z, Region});
+    Args.append({X, Y, Z, Region, LB.getInt1(OneState)});
     return LB.CreateCall(&Regions, Args);
   };
   BasicBlock *EntryEnd = B.GetInsertBlock();
@@ -540,7 +540,8 @@ void emitRegionDriver(Module &M, Function &Kernel, Function &Regions,
     BranchInst *Latch = emitLocalIdLoops(
         LB, Size, [&](IRBuilder<> &XB, Value *X, Value *Y, Value *Z) {
           // (The region stores where it stopped in the state slot.)
-          CallInst *Next = RegionCall(XB, X, Y, Z, XB.getInt32(R));
+          CallInst *Next =
+              RegionCall(XB, X, Y, Z, XB.getInt32(R), Shapes[R].UniformExit);
           Next->addFnAttr(Attribute::AlwaysInline);
         });
     markWorkItemLoop(*Latch, Shapes[R].HasLoops, Lanes);
@@ -612,7 +613,7 @@ void emitRegionDriver(Module &M, Function &Kernel, Function &Regions,
     BasicBlock *Skip = BasicBlock::Create(C, "divergent.next", WG);
     XB.CreateCondBr(XB.CreateICmpEQ(XB.CreateLoad(I32, At), Lowest), Go, Skip);
     XB.SetInsertPoint(Go);
-    CallInst *Next = RegionCall(XB, X, Y, Z, Lowest);
+    CallInst *Next = RegionCall(XB, X, Y, Z, Lowest, false);
     Next->addFnAttr(Attribute::NoInline);
     XB.CreateBr(Skip);
     XB.SetInsertPoint(Skip);
