@@ -540,16 +540,7 @@ kernel void wait_last(volatile global atomic_int *flag, global int *out) {
   cl_mem Dest = E.buffer(std::vector<int>{-5});
   cl_mem Old = E.buffer(std::vector<int>(N, 0));
   cl_mem Wins = E.buffer(std::vector<int>(N, 0));
-  cl_int Err = -1;
-  cl_kernel K = clCreateKernel(P, "cas", &Err);
-  REQUIRE(Err == CL_SUCCESS);
-  E.Kernels.push_back(K);
-  E.arg(K, 0, Dest);
-  E.arg(K, 1, Old);
-  E.arg(K, 2, Wins);
-  E.arg(K, 3, Rounds);
-  size_t G = N, L = N;
-  REQUIRE(E.run(K, 1, &G, &L) == CL_SUCCESS);
+  E.launch(P, "cas", N, N, Dest, Old, Wins, Rounds);
   std::vector<int> W = E.read<int>(Wins, N);
   long Total = 0;
   size_t None = 0;

@@ -105,29 +105,14 @@ TEST_CASE("5.10 (compiler/RuntimeConsecutiveGathers.cpp): gathers and "
     for (int S : {0, 1, 5, 17, Count - 1}) {
       INFO("wrap_gather s = " << S);
       cl_mem BOut = E.buffer(std::vector<int>(Count, 0));
-      cl_int Err = -1;
-      cl_kernel K = clCreateKernel(P, "wrap_gather", &Err);
-      REQUIRE(Err == CL_SUCCESS);
-      E.Kernels.push_back(K);
-      E.arg(K, 0, BIn);
-      E.arg(K, 1, BOut);
-      E.arg(K, 2, S);
-      E.arg(K, 3, Count);
-      REQUIRE(E.run(K, 1, &G, &L) == CL_SUCCESS);
+      E.launch(P, "wrap_gather", G, L, BIn, BOut, S, Count);
       std::vector<int> Want(Count);
       for (int I = 0; I < Count; ++I)
         Want[I] = In[(I + S) % Count] * 3 + 1;
       expectEqual(E.read<int>(BOut, Count), Want, "out");
 
       cl_mem BScat = E.buffer(std::vector<int>(Count, 0));
-      cl_kernel KS = clCreateKernel(P, "wrap_scatter", &Err);
-      REQUIRE(Err == CL_SUCCESS);
-      E.Kernels.push_back(KS);
-      E.arg(KS, 0, BIn);
-      E.arg(KS, 1, BScat);
-      E.arg(KS, 2, S);
-      E.arg(KS, 3, Count);
-      REQUIRE(E.run(KS, 1, &G, &L) == CL_SUCCESS);
+      E.launch(P, "wrap_scatter", G, L, BIn, BScat, S, Count);
       std::vector<int> WantS(Count);
       for (int I = 0; I < Count; ++I)
         WantS[(I + S) % Count] = In[I] + 5;
@@ -139,14 +124,7 @@ TEST_CASE("5.10 (compiler/RuntimeConsecutiveGathers.cpp): gathers and "
       for (int I = 0; I < Count; ++I)
         In64[I] = int64_t(I) * I * 1000003 - 17;
       cl_mem B64 = E.buffer(In64), BOut = E.buffer(std::vector<int64_t>(Count));
-      cl_int Err = -1;
-      cl_kernel K = clCreateKernel(P, "clamp_gather", &Err);
-      REQUIRE(Err == CL_SUCCESS);
-      E.Kernels.push_back(K);
-      E.arg(K, 0, B64);
-      E.arg(K, 1, BOut);
-      E.arg(K, 2, Count);
-      REQUIRE(E.run(K, 1, &G, &L) == CL_SUCCESS);
+      E.launch(P, "clamp_gather", G, L, B64, BOut, Count);
       std::vector<int64_t> Want(Count);
       for (int I = 0; I < Count; ++I)
         Want[I] = In64[std::min(I + 1, Count - 1)] - In64[std::max(I - 1, 0)];
@@ -159,14 +137,7 @@ TEST_CASE("5.10 (compiler/RuntimeConsecutiveGathers.cpp): gathers and "
       for (size_t I = 0; I < D.size(); ++I)
         D[I] = 0.5 * double(I) - 3.0;
       cl_mem BD = E.buffer(D), BOut = E.buffer(std::vector<double>(Count));
-      cl_int Err = -1;
-      cl_kernel K = clCreateKernel(P, "chunk_gather", &Err);
-      REQUIRE(Err == CL_SUCCESS);
-      E.Kernels.push_back(K);
-      E.arg(K, 0, BD);
-      E.arg(K, 1, BOut);
-      E.arg(K, 2, Chunk);
-      REQUIRE(E.run(K, 1, &G, &L) == CL_SUCCESS);
+      E.launch(P, "chunk_gather", G, L, BD, BOut, Chunk);
       std::vector<double> Want(Count);
       for (int I = 0; I < Count; ++I)
         Want[I] = D[I / Chunk] + double(I);
@@ -208,14 +179,7 @@ TEST_CASE("5.10 (compiler/RuntimeConsecutiveGathers.cpp): gathers and "
 
     {
       cl_mem BOut = E.buffer(std::vector<int>(Count, 0));
-      cl_int Err = -1;
-      cl_kernel K = clCreateKernel(P, "masked_gather", &Err);
-      REQUIRE(Err == CL_SUCCESS);
-      E.Kernels.push_back(K);
-      E.arg(K, 0, BIn);
-      E.arg(K, 1, BOut);
-      E.arg(K, 2, Count);
-      REQUIRE(E.run(K, 1, &G, &L) == CL_SUCCESS);
+      E.launch(P, "masked_gather", G, L, BIn, BOut, Count);
       std::vector<int> Want(Count);
       for (int I = 0; I < Count; ++I)
         Want[I] = I % 5 != 2 ? In[(I + 3) % Count] : -1;
@@ -225,15 +189,8 @@ TEST_CASE("5.10 (compiler/RuntimeConsecutiveGathers.cpp): gathers and "
     {
       const int Iters = 5;
       cl_mem BOut = E.buffer(std::vector<int>(Count, 0));
-      cl_int Err = -1;
-      cl_kernel K = clCreateKernel(P, "neighbour", &Err);
-      REQUIRE(Err == CL_SUCCESS);
-      E.Kernels.push_back(K);
-      E.arg(K, 0, BIn);
-      E.arg(K, 1, BOut);
-      E.localArg(K, 2, L * sizeof(int));
-      E.arg(K, 3, Iters);
-      REQUIRE(E.run(K, 1, &G, &L) == CL_SUCCESS);
+      E.launch(P, "neighbour", G, L, BIn, BOut,
+               sched::Env::LocalBytes{L * sizeof(int)}, Iters);
       std::vector<int> Want(In.begin(), In.begin() + Count);
       for (size_t Gr = 0; Gr < G / L; ++Gr)
         for (int It = 0; It < Iters; ++It) {

@@ -90,6 +90,26 @@ struct Env {
   void localArg(cl_kernel K, cl_uint I, size_t Bytes) {
     REQUIRE(clSetKernelArg(K, I, Bytes, nullptr) == CL_SUCCESS);
   }
+  /// A `__local` argument of \p Bytes for launch().
+  struct LocalBytes {
+    size_t Bytes;
+  };
+  void arg(cl_kernel K, cl_uint I, const LocalBytes &L) {
+    localArg(K, I, L.Bytes);
+  }
+  /// Runs kernel \p Name of \p P over \p Global work-items in groups of
+  /// \p Local with \p Args (buffers, scalars, LocalBytes) in order.
+  template <typename... A>
+  void launch(cl_program P, const char *Name, size_t Global, size_t Local,
+              const A &...Args) {
+    cl_int Err = -1;
+    cl_kernel K = clCreateKernel(P, Name, &Err);
+    REQUIRE(Err == CL_SUCCESS);
+    Kernels.push_back(K);
+    cl_uint I = 0;
+    (arg(K, I++, Args), ...);
+    REQUIRE(run(K, 1, &Global, &Local) == CL_SUCCESS);
+  }
   /// Runs kernel \p Name of \p P over \p Global work-items (local size
   /// \p Local, 0: the driver's choice) with buffer arguments \p Args.
   void run(cl_program P, const std::string &Name, std::vector<cl_mem> Args,
