@@ -489,8 +489,8 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
   // state as last parameters, returning the sync point it stopped at (0:
   // finished). `one_state` is true in the driver's loops over regions whose
   // exit is uniform: the driver reads only the first work-item's state
-  // there, so every work-item stores it in that one slot (an invariant
-  // store the optimizer moves out of the loop) instead of its own.
+  // there, so every work-item stores it in that one slot (one scalar store
+  // per vector iteration) instead of its own.
   SmallVector<Type *, 16> Params(Body.getFunctionType()->params());
   Params.push_back(I32);
   Params.push_back(Type::getInt1Ty(C));

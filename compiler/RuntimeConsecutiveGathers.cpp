@@ -68,6 +68,7 @@ struct Lanes {
   Value *Base = nullptr;   // lane 0's address
   Value *Index = nullptr;  // a vector of indices or of addresses
   Value *NoWrap = nullptr; // i1: lane 0's index + N - 1 does not wrap
+  uint64_t Step = 1;       // between adjacent lanes: 1 index, or Size bytes
 };
 
 Lanes compareBy(IRBuilder<> &B, Value *Ptrs, uint64_t Size, unsigned N,
@@ -76,6 +77,7 @@ Lanes compareBy(IRBuilder<> &B, Value *Ptrs, uint64_t Size, unsigned N,
     Lanes L;
     L.Base = B.CreateExtractElement(Ptrs, uint64_t(0), "lane0.addr");
     L.Index = B.CreatePtrToInt(Ptrs, FixedVectorType::get(B.getInt64Ty(), N));
+    L.Step = Size;
     return L;
   };
   auto *GEP = dyn_cast<GetElementPtrInst>(Ptrs);
@@ -154,9 +156,7 @@ void guard(IntrinsicInst *II, const DataLayout &DL) {
   IRBuilder<> B(II);
   Lanes L = compareBy(B, Ptrs, Size, N, DL);
   Value *Base = L.Base;
-  // Indices step by 1, addresses by the element size.
-  bool ByIndex = L.Index != Ptrs && !isa<PtrToIntInst>(L.Index);
-  Value *All = allLanes(B, L.Index, ByIndex ? 1 : Size, "lanes.adjacent");
+  Value *All = allLanes(B, L.Index, L.Step, "lanes.adjacent");
   if (L.NoWrap)
     All = B.CreateAnd(All, L.NoWrap, "lanes.adjacent.nowrap");
 

@@ -401,10 +401,10 @@ Function *beginWorkGroupFunction(Module &M, Function &Kernel,
   WG->addParamAttr(1, Attribute::ReadOnly);
   // The whole context can be read anywhere: a get_global_size() under a
   // branch that differs between work-items is hoisted, not gathered per lane.
-  WG->addParamAttr(
-      1, Attribute::getWithDereferenceableBytes(C, sizeof(WorkGroupContext)));
-  WG->addParamAttr(
-      1, Attribute::getWithAlignment(C, Align(alignof(WorkGroupContext))));
+  WG->addParamAttr(1, Attribute::getWithDereferenceableBytes(
+                          C, sizeof(WorkGroupContext)));
+  WG->addParamAttr(1, Attribute::getWithAlignment(
+                          C, Align(alignof(WorkGroupContext))));
   Value *ArgsArr = WG->getArg(0), *Ctx = WG->getArg(1);
   MDNode *Invariant = MDNode::get(C, {});
   B.SetInsertPoint(BasicBlock::Create(C, "entry", WG));
