@@ -14,7 +14,6 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
-#include <map>
 #include <mutex>
 #include <sstream>
 #include <sys/stat.h>
@@ -165,27 +164,81 @@ uint64_t trim(const std::string &Dir, uint64_t MaxBytes,
 }
 
 namespace {
-/// Amortizes trimming after writes: this process's estimate of the bytes
-/// in each directory's entries, exact after each listing.
+/// The directory's usage journal: the bytes of its entries as the last
+/// listing counted them (first line), then one line per entry stored since
+/// by any process. It lets a store decide whether the directory may be over
+/// its bound without listing it: listing a full cache (tens of thousands of
+/// entries, one lstat each) costs over 100 ms, which every new process
+/// would otherwise pay on its first store.
+const char UsageName[] = "usage";
+
+/// The journal's total; false if it is missing or not a list of numbers
+/// (then the directory is listed).
+bool readUsage(const std::string &Dir, uint64_t &Total) {
+  std::ifstream In(Dir + "/" + UsageName);
+  if (!In)
+    return false;
+  Total = 0;
+  std::string Line;
+  bool Any = false;
+  while (std::getline(In, Line)) {
+    // A line another process is appending right now may be cut short; it
+    // only makes the estimate low until the next listing.
+    if (Line.empty() || Line.size() > 20 ||
+        !std::all_of(Line.begin(), Line.end(),
+                     [](char C) { return C >= '0' && C <= '9'; }))
+      return false;
+    Total += std::stoull(Line);
+    Any = true;
+  }
+  return Any;
+}
+
+/// Appends one stored entry's size: one write(2) in append mode, so lines
+/// of concurrent writers do not interleave.
+void appendUsage(const std::string &Dir, uint64_t Bytes) {
+  int Fd =
+      open((Dir + "/" + UsageName).c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (Fd < 0)
+    return; // no journal yet: the next store lists and writes one
+  std::string Line = std::to_string(Bytes) + "\n";
+  ssize_t W = write(Fd, Line.data(), Line.size());
+  (void)W; // a lost line only delays the next listing
+  close(Fd);
+}
+
+/// Replaces the journal with one line (write, then rename over it).
+void resetUsage(const std::string &Dir, uint64_t Total) {
+  static std::atomic<unsigned> Counter{0};
+  std::string Tmp = Dir + "/" + UsageName + ".tmp." + std::to_string(getpid()) +
+                    "." + std::to_string(Counter++);
+  {
+    std::ofstream Out(Tmp, std::ios::trunc);
+    Out << Total << "\n";
+    if (!Out) {
+      Out.close();
+      unlink(Tmp.c_str());
+      return;
+    }
+  }
+  if (rename(Tmp.c_str(), (Dir + "/" + UsageName).c_str()) != 0)
+    unlink(Tmp.c_str());
+}
+
+/// After a store: lists and trims the directory only when its journal says
+/// the entries may exceed \p MaxBytes (or there is no journal). A trim
+/// leaves at most seven eighths of the bound, so a full cache is listed
+/// once per eighth of the bound written, not on every store.
 void trimAfterStore(const std::string &Dir, const std::string &Key,
-                    uint64_t Written, uint64_t MaxBytes) {
-  struct Estimate {
-    bool Listed = false;
-    uint64_t Bytes = 0, SinceListing = 0;
-  };
+                    uint64_t MaxBytes) {
+  // One listing at a time in this process; other processes may list at the
+  // same time, which only repeats work (removals tolerate each other).
   static std::mutex Lock;
-  static std::map<std::string, Estimate> Dirs;
   std::lock_guard<std::mutex> G(Lock);
-  Estimate &E = Dirs[Dir];
-  E.Bytes += Written;
-  E.SinceListing += Written;
-  // Other processes' writes are unseen until the next listing: list again
-  // after an eighth of the bound written here, too.
-  if (E.Listed && E.Bytes <= MaxBytes && E.SinceListing < MaxBytes / 8)
+  uint64_t Total = 0;
+  if (readUsage(Dir, Total) && Total <= MaxBytes)
     return;
-  E.Bytes = trim(Dir, MaxBytes, Key);
-  E.SinceListing = 0;
-  E.Listed = true;
+  resetUsage(Dir, trim(Dir, MaxBytes - MaxBytes / 8, Key));
 }
 } // namespace
 
@@ -247,8 +300,11 @@ bool store(const std::string &Dir, const std::string &Key,
     fs::remove(Tmp.str(), EC);
     return false;
   }
+  // Journaled also without a bound: processes with different bounds (or
+  // none) may share the directory.
+  appendUsage(Dir, Bytes.size());
   if (MaxBytes)
-    trimAfterStore(Dir, Key, Bytes.size(), MaxBytes);
+    trimAfterStore(Dir, Key, MaxBytes);
   return true;
 }
 

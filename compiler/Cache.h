@@ -33,10 +33,11 @@ bool load(const std::string &Dir, const std::string &Key,
 
 /// Writes entry \p Key atomically; false (with \p Note) if it could not be
 /// written (the build still succeeds). With \p MaxBytes (0: unlimited), then
-/// trims the directory to that bound (amortized: the directory is listed
-/// again only when this process's estimate of its size passes the bound, or
-/// after an eighth of the bound was written by this process since the last
-/// listing). The entry just written is never removed by its own trim.
+/// keeps the directory within that bound: every store appends its size to
+/// the directory's usage journal (file `usage`), and only when the
+/// journal's total passes the bound (or the journal is missing or
+/// unreadable) is the directory listed and trimmed, to seven eighths of the
+/// bound. The entry just written is never removed by its own trim.
 bool store(const std::string &Dir, const std::string &Key,
            const std::string &Bytes, std::string &Note, uint64_t MaxBytes = 0);
 
