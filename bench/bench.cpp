@@ -899,6 +899,12 @@ double streamAdd(float *C, const float *A, const float *B, size_t Bytes,
   return onThreads(Bytes / 4, Threads, Part);
 }
 
+/// GB/s of a copy of \p Bytes (bytes read plus bytes written, as for the
+/// kernels) from its timings in seconds.
+double copyGBs(size_t Bytes, const std::vector<double> &Seconds) {
+  return 2.0 * Bytes / 1e9 / median(Seconds);
+}
+
 struct HostCopy {
   double StreamGBs = 0; // the reference: max of the two below
   double Stream1GBs = 0, StreamNGBs = 0, MemcpyGBs = 0;
@@ -928,10 +934,10 @@ HostCopy measureHostCopy(size_t Bytes, int Reps) {
   // Bytes read plus bytes written, as for the kernels. The reference is the
   // better of one thread and all threads (on a busy machine the extra
   // threads may only add contention).
-  H.Stream1GBs = 2.0 * Bytes / 1e9 / median(S1);
-  H.StreamNGBs = 2.0 * Bytes / 1e9 / median(SN);
+  H.Stream1GBs = copyGBs(Bytes, S1);
+  H.StreamNGBs = copyGBs(Bytes, SN);
   H.StreamGBs = std::max(H.Stream1GBs, H.StreamNGBs);
-  H.MemcpyGBs = 2.0 * Bytes / 1e9 / median(M);
+  H.MemcpyGBs = copyGBs(Bytes, M);
   // vadd's size: three arrays of AddBytes within the copy's two buffers.
   H.AddBytes = Bytes / 4;
   float *A = Src, *B = Src + H.AddBytes / 4, *C = Dst;
@@ -1104,8 +1110,7 @@ double Row::refGBs() const {
   if (Ref1.empty())
     return 0;
   // As for the run's reference: the better of one thread and all threads.
-  return std::max(2.0 * RowRef.Bytes / 1e9 / median(Ref1),
-                  2.0 * RowRef.Bytes / 1e9 / median(RefN));
+  return std::max(copyGBs(RowRef.Bytes, Ref1), copyGBs(RowRef.Bytes, RefN));
 }
 
 // A hung kernel must not hang the benchmark: SIGALRM reports and exits.
