@@ -98,6 +98,8 @@ struct BuildSettings {
   std::string DumpIRBefore, DumpIRAfter, DumpAsm;
   /// Print the time of each build stage to stderr.
   bool LogTimes = false;
+  /// Append the JIT-compiled functions to /tmp/perf-<pid>.map.
+  bool PerfMap = false;
   /// The driver's version, recorded in binaries and cache keys.
   std::string DriverVersion = "0";
 };

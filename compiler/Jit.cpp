@@ -11,6 +11,7 @@
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
@@ -22,6 +23,7 @@
 #include <llvm/Support/DynamicLibrary.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/FileSystem.h>
+#include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
@@ -32,6 +34,8 @@
 #include <cstdio>
 #include <mutex>
 #include <sstream>
+
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -188,10 +192,46 @@ bool emitObject(Module &M, orc::JITTargetMachineBuilder &JTMB, std::string &Obj,
   return true;
 }
 
+/// CLCPU_PERF_MAP: appends each linked function's address, size and name to
+/// /tmp/perf-<pid>.map, the file `perf report` reads to name JIT code.
+class PerfMapPlugin : public orc::ObjectLinkingLayer::Plugin {
+  static Error append(jitlink::LinkGraph &G) {
+    std::string Lines;
+    for (jitlink::Symbol *Sym : G.defined_symbols())
+      if (Sym->isCallable() && Sym->hasName() && Sym->getSize())
+        Lines += formatv("{0:x} {1:x} {2}\n", Sym->getAddress().getValue(),
+                         Sym->getSize(), Sym->getName())
+                     .str();
+    static std::mutex M;
+    std::lock_guard<std::mutex> Lock(M);
+    std::string Path = "/tmp/perf-" + std::to_string(getpid()) + ".map";
+    if (FILE *F = std::fopen(Path.c_str(), "a")) {
+      std::fwrite(Lines.data(), 1, Lines.size(), F);
+      std::fclose(F);
+    }
+    return Error::success();
+  }
+
+public:
+  void modifyPassConfig(orc::MaterializationResponsibility &,
+                        jitlink::LinkGraph &,
+                        jitlink::PassConfiguration &Config) override {
+    Config.PostFixupPasses.emplace_back(&append);
+  }
+  Error notifyFailed(orc::MaterializationResponsibility &) override {
+    return Error::success();
+  }
+  Error notifyRemovingResources(orc::JITDylib &, orc::ResourceKey) override {
+    return Error::success();
+  }
+  void notifyTransferringResources(orc::JITDylib &, orc::ResourceKey,
+                                   orc::ResourceKey) override {}
+};
+
 /// Links \p P.ObjectCode into a new LLJIT and resolves every kernel's
 /// work-group function.
 cl_int jitObject(CompiledProgram &P, orc::JITTargetMachineBuilder &JTMB,
-                 std::string &Log, cl_int FailCode) {
+                 std::string &Log, cl_int FailCode, bool PerfMap) {
   auto DL = JTMB.getDefaultDataLayoutForTarget();
   if (!DL) {
     Log += "internal error: " + toString(DL.takeError()) + "\n";
@@ -218,6 +258,10 @@ cl_int jitObject(CompiledProgram &P, orc::JITTargetMachineBuilder &JTMB,
     return FailCode;
   }
   (*J)->getMainJITDylib().addGenerator(std::move(*Gen));
+  if (PerfMap)
+    if (auto *OLL =
+            dyn_cast<orc::ObjectLinkingLayer>(&(*J)->getObjLinkingLayer()))
+      OLL->addPlugin(std::make_unique<PerfMapPlugin>());
   // Sleef_* (the driver's own libsleef, loaded with the driver, possibly
   // outside the process's global symbol scope).
   if (const std::string &Sleef = sleefLibrary(); !Sleef.empty()) {
@@ -294,7 +338,7 @@ cl_int jitModule(std::unique_ptr<LLVMContext> CtxArg,
   }
   M.reset();
   Ctx.reset();
-  if (cl_int Err = jitObject(*P, JTMB, Log, FailCode))
+  if (cl_int Err = jitObject(*P, JTMB, Log, FailCode, S.PerfMap))
     return Err;
   Out = std::move(P);
   return CL_SUCCESS;
@@ -367,7 +411,8 @@ namespace {
 /// A cache entry's payload (the executable plus its object code) → a
 /// CompiledProgram, with neither Clang, the optimizer nor code generation.
 cl_int loadCached(const std::string &Entry, const std::string &OptionText,
-                  std::string &Log, std::unique_ptr<CompiledProgram> &Out) {
+                  std::string &Log, std::unique_ptr<CompiledProgram> &Out,
+                  bool PerfMap) {
   auto P = std::make_unique<CompiledProgram>();
   std::string Bitcode;
   size_t GV = 0;
@@ -382,7 +427,7 @@ cl_int loadCached(const std::string &Entry, const std::string &OptionText,
   std::string OptErr;
   bool OptDisable = parseOptions(OptionText, Opts, OptErr) && Opts.OptDisable;
   orc::JITTargetMachineBuilder JTMB = hostBuilder(OptDisable);
-  if (cl_int Err = jitObject(*P, JTMB, Log, CL_BUILD_PROGRAM_FAILURE))
+  if (cl_int Err = jitObject(*P, JTMB, Log, CL_BUILD_PROGRAM_FAILURE, PerfMap))
     return Err;
   Out = std::move(P);
   return CL_SUCCESS;
@@ -408,7 +453,8 @@ cl_int build(const std::string &Source, const std::string &OptionText,
     if (cache::load(S.CacheDir, Key, S.DriverVersion, Entry, Note) &&
         Entry.Options == OptionText) {
       std::string LoadLog;
-      if (loadCached(Entry.Payload, OptionText, LoadLog, Out) == CL_SUCCESS) {
+      if (loadCached(Entry.Payload, OptionText, LoadLog, Out, S.PerfMap) ==
+          CL_SUCCESS) {
         Out->FromCache = true;
         Timer.stage("cache hit");
         return CL_SUCCESS;

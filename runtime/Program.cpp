@@ -83,6 +83,7 @@ compiler::BuildSettings Program::buildSettings() {
   S.DumpIRAfter = C.DumpIRAfter;
   S.DumpAsm = C.DumpAsm;
   S.LogTimes = C.LogBuildTimes;
+  S.PerfMap = C.PerfMap;
   S.DriverVersion = DriverVersionString;
   return S;
 }

@@ -15,6 +15,7 @@
 #include <iterator>
 #include <regex>
 #include <spawn.h>
+#include <sstream>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -911,4 +912,39 @@ TEST_CASE("5.8.3: CLCPU_DUMP_IR_BEFORE/AFTER and CLCPU_DUMP_ASM write the "
   CHECK(Before.find("wg_scale") == std::string::npos);
   CHECK(After.find("define void @wg_scale") != std::string::npos);
   CHECK(Asm.find("wg_scale:") != std::string::npos);
+}
+
+TEST_CASE("5.8.3: CLCPU_PERF_MAP names each JIT-compiled work-group function "
+          "in /tmp/perf-<pid>.map at its address",
+          "[compiler]") {
+  std::string Map = "/tmp/perf-" + std::to_string(getpid()) + ".map";
+  std::filesystem::remove(Map);
+  BuildSettings S;
+  S.PerfMap = true;
+  std::string Log;
+  std::unique_ptr<CompiledProgram> P;
+  REQUIRE(build(Scale, "-DSHIFT=6", Log, P, S) == CL_SUCCESS);
+  REQUIRE(P->Kernels.size() == 1);
+  // "<hex address> <hex size> <name>", the format perf reads.
+  std::ifstream In(Map);
+  std::string Line;
+  bool Found = false;
+  while (std::getline(In, Line)) {
+    std::istringstream Fields(Line);
+    std::string Addr, Size, Name;
+    REQUIRE(static_cast<bool>(Fields >> Addr >> Size >> Name));
+    if (Name != "wg_scale")
+      continue;
+    Found = true;
+    CHECK(std::stoull(Addr, nullptr, 16) ==
+          reinterpret_cast<uintptr_t>(P->Kernels[0].Fn));
+    CHECK(std::stoull(Size, nullptr, 16) > 0);
+  }
+  CHECK(Found);
+  std::filesystem::remove(Map);
+
+  // Off by default: nothing written.
+  BuildSettings Off;
+  REQUIRE(build(Scale, "-DSHIFT=7", Log, P, Off) == CL_SUCCESS);
+  CHECK_FALSE(std::filesystem::exists(Map));
 }
