@@ -136,6 +136,11 @@ bool isWorkItemLoop(const llvm::Loop &L);
 /// llvm.loop.parallel_accesses) where the OpenCL memory model makes them so.
 void addParallelWorkItemLoopPass(llvm::FunctionPassManager &FPM);
 
+/// GuardedLoopBound.cpp: a loop whose body is guarded by a bound that only
+/// goes from true to false (`if (base + j < n)`) stops at the first false
+/// guard instead of running the remaining empty iterations.
+void addGuardedLoopBoundPass(llvm::FunctionPassManager &FPM);
+
 /// WorkItemLoopVectorize.cpp: the passes that run right before the
 /// vectorizer: scalarizing OpenCL vector operations in work-item loops and
 /// withdrawing the outer-loop hint where the native path cannot widen.

@@ -282,6 +282,10 @@ void registerWorkItemLoopPasses(PassBuilder &PB) {
         addParallelWorkItemLoopPass(FPM);
         FPM.addPass(ScalarizeWorkItemLoops());
         FPM.addPass(WorkItemLoopCheck());
+        // After the check: the x-loop keeps the path the guard gave it (a
+        // loop over k strided elements is faster scalar than as gathers),
+        // and its inner loops lose their per-element bound checks.
+        addGuardedLoopBoundPass(FPM);
       });
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {

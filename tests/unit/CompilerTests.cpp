@@ -184,6 +184,50 @@ kernel void sgemm(global const float *A, global const float *B,
   CHECK(Sgemm.find("masked.gather") == std::string::npos);
 }
 
+TEST_CASE("5.10 (compiler/GuardedLoopBound.cpp): a loop guarded by a bound "
+          "that only goes from true to false runs min(k, n - base) "
+          "iterations without the guard",
+          "[compiler]") {
+  const char *Src = R"(
+kernel void chunk_sum(global const int *in, global int *out, int n, int k) {
+  int base = get_global_id(0) * k;
+  int s = 0;
+  for (int j = 0; j < k; ++j)
+    if (base + j < n)
+      s += in[base + j];
+  if (get_local_id(0) == 0) // (keeps the work-item loop scalar)
+    s = -s;
+  out[get_global_id(0)] = s;
+}
+kernel void suffix_sum(global const int *in, global int *out, int skip,
+                       int k) {
+  int base = get_global_id(0) * k;
+  int s = 0;
+  for (int j = 0; j < k; ++j)
+    if (j >= skip)
+      s += in[base + j];
+  if (get_local_id(0) == 0)
+    s = -s;
+  out[get_global_id(0)] = s;
+}
+)";
+  std::string Log;
+  std::string IR = optimizedIR(Src, "", Log);
+  INFO(Log);
+  REQUIRE_FALSE(IR.empty());
+  std::string Chunk = functionText(IR, "wg_chunk_sum");
+  INFO(Chunk);
+  // Entered only if the first guard holds; the count is the smaller of k
+  // and n - base; no load is masked by the guard any more.
+  CHECK(has(Chunk, "%guarded.enter"));
+  CHECK(std::regex_search(Chunk, std::regex("@llvm\\.umin\\.i(32|64)\\(")));
+  CHECK_FALSE(has(Chunk, "masked.load"));
+  // A guard that turns true later is not a prefix: left as it was.
+  std::string Suffix = functionText(IR, "wg_suffix_sum");
+  INFO(Suffix);
+  CHECK_FALSE(has(Suffix, "guarded"));
+}
+
 TEST_CASE("5.10 (compiler/RuntimeConsecutiveGathers.cpp): gathers adjacent "
           "or of one address only at run time check their lanes first",
           "[compiler]") {
