@@ -71,18 +71,9 @@ kernel void neighbour(global const int *in, global int *out, local int *s,
 }
 )";
 
-template <typename T>
-void expectEqual(const std::vector<T> &Got, const std::vector<T> &Want,
-                 const char *What) {
-  REQUIRE(Got.size() == Want.size());
-  size_t Bad = 0;
-  for (size_t I = 0; I < Want.size(); ++I)
-    if (!(Got[I] == Want[I]) && Bad++ < 4)
-      FAIL_CHECK(What << "[" << I << "] = " << Got[I] << ", want " << Want[I]);
-  CHECK(Bad == 0);
-}
-
 } // namespace
+
+using sched::expectEqual;
 
 TEST_CASE("5.10 (compiler/RuntimeConsecutiveGathers.cpp): gathers and "
           "scatters adjacent only at run time read and write what each "

@@ -131,6 +131,19 @@ struct Env {
   }
 };
 
+/// Checks \p Got element by element against \p Want, reporting the first
+/// four mismatches of \p What with their indices.
+template <typename T>
+void expectEqual(const std::vector<T> &Got, const std::vector<T> &Want,
+                 const char *What) {
+  REQUIRE(Got.size() == Want.size());
+  size_t Bad = 0;
+  for (size_t I = 0; I < Want.size(); ++I)
+    if (!(Got[I] == Want[I]) && Bad++ < 4)
+      FAIL_CHECK(What << "[" << I << "] = " << Got[I] << ", want " << Want[I]);
+  CHECK(Bad == 0);
+}
+
 } // namespace sched
 
 #endif
