@@ -70,8 +70,10 @@ struct GuardedLoop {
   const SCEV *Last = nullptr;          // the last iteration to run
 };
 
+/// (\p Changed: set if forming LCSSA changed the IR, match or not.)
 std::optional<GuardedLoop> matchGuardedLoop(Loop &L, ScalarEvolution &SE,
-                                            DominatorTree &DT, LoopInfo &LI) {
+                                            DominatorTree &DT, LoopInfo &LI,
+                                            bool &Changed) {
   BasicBlock *Header = L.getHeader(), *Latch = L.getLoopLatch();
   BasicBlock *Pre = L.getLoopPreheader(), *Exit = L.getExitBlock();
   if (!Latch || !Pre || !Exit || Header == Latch ||
@@ -152,7 +154,7 @@ std::optional<GuardedLoop> matchGuardedLoop(Loop &L, ScalarEvolution &SE,
   // Loop values used outside go through the exit block's phis (LCSSA, which
   // the function passes since the loop passes need not have kept), and
   // those hand out pass-through values only.
-  formLCSSA(L, DT, &LI, &SE);
+  Changed |= formLCSSA(L, DT, &LI, &SE);
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB)
       for (User *U : I.users()) {
@@ -205,8 +207,7 @@ bool boundByGuard(Loop &L, const GuardedLoop &G, ScalarEvolution &SE,
   // Preheader: enter if the first iteration's guard holds; the last
   // iteration (<= the original backedge-taken count) fits the loop's type.
   Type *CounterTy = G.BackedgeTaken->getType();
-  Type *GuardTy = G.Start->getType();
-  Value *Start = Expander.expandCodeFor(G.Start, GuardTy, PreBr);
+  Value *Start = Expander.expandCodeFor(G.Start, G.Start->getType(), PreBr);
   Value *Bound = Expander.expandCodeFor(G.Bound, G.Bound->getType(), PreBr);
   IRBuilder<> B(PreBr);
   Value *Enter = B.CreateICmp(G.Pred, Start, Bound, "guarded.enter");
@@ -253,7 +254,7 @@ struct GuardedLoopBound : PassInfoMixin<GuardedLoopBound> {
     DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
     bool Changed = false;
     for (Loop *L : LI.getLoopsInPreorder()) {
-      std::optional<GuardedLoop> G = matchGuardedLoop(*L, SE, DT, LI);
+      std::optional<GuardedLoop> G = matchGuardedLoop(*L, SE, DT, LI, Changed);
       if (G && boundByGuard(*L, *G, SE, DT)) {
         SE.forgetTopmostLoop(L);
         Changed = true;
