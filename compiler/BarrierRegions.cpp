@@ -417,11 +417,21 @@ struct ScratchAddress {
   }
 };
 
-/// `void <K>.collective(ctx, i32 region, ptr scratch, i64 n, ptr states)`:
-/// computes the collective of the sync point that ends at \p region, if it
-/// is one (\p states: null, or the state slots when work-items diverged).
+/// A uniform value's group-wide slot written at sync point Id, copied to
+/// the one the region after it reads (Crossing::NextSlots).
+struct SlotCopy {
+  unsigned Id;
+  uint64_t From, To, Bytes;
+};
+
+/// `void <K>.collective(ctx, i32 region, ptr scratch, i64 n, ptr states)`,
+/// called before the driver runs \p region: computes the collective of the
+/// sync point that ends at it, if it is one (\p states: null, or the state
+/// slots when work-items diverged), and makes the uniform values the
+/// work-items saved there the ones the region reads (\p Copies).
 Function *emitCollectiveStep(Module &M, const std::string &Name,
-                             ArrayRef<SyncPoint> Syncs) {
+                             ArrayRef<SyncPoint> Syncs,
+                             ArrayRef<SlotCopy> Copies) {
   LLVMContext &C = M.getContext();
   Type *I64 = Type::getInt64Ty(C), *I32 = Type::getInt32Ty(C);
   PointerType *Ptr = PointerType::getUnqual(C);
@@ -440,18 +450,24 @@ Function *emitCollectiveStep(Module &M, const std::string &Name,
   auto *FT = FunctionType::get(Type::getVoidTy(C),
                                {Ptr, I32, Ptr, Ptr, I64, Ptr, I32}, false);
   for (const SyncPoint &S : Syncs) {
-    if (S.What.Kind != SyncCall::Collective)
+    bool Collective = S.What.Kind == SyncCall::Collective;
+    auto Own = make_filter_range(
+        Copies, [&](const SlotCopy &Cp) { return Cp.Id == S.Id; });
+    if (!Collective && Own.empty())
       continue;
-    BasicBlock *BB = BasicBlock::Create(C, "collective", F, Done);
+    BasicBlock *BB = BasicBlock::Create(C, "step", F, Done);
     Sw->addCase(B.getInt32(S.Id), BB);
     IRBuilder<> CB(BB);
-    Value *Values = CB.CreateInBoundsGEP(
-        CB.getInt8Ty(), Scratch, CB.CreateMul(N, CB.getInt64(ValueOffset)));
-    Value *Index = CB.CreateInBoundsGEP(
-        CB.getInt8Ty(), Scratch, CB.CreateMul(N, CB.getInt64(IndexOffset)));
-    CB.CreateCall(
-        FT, ctxWord(CB, Ctx, WGroupCollective, Ptr),
-        {Ctx, CB.getInt32(S.What.Op), Values, Index, N, States, Region});
+    auto At = [&](uint64_t Offset) {
+      return CB.CreateInBoundsGEP(CB.getInt8Ty(), Scratch,
+                                  CB.CreateMul(N, CB.getInt64(Offset)));
+    };
+    for (const SlotCopy &Cp : Own)
+      CB.CreateMemCpy(At(Cp.To), Align(1), At(Cp.From), Align(1), Cp.Bytes);
+    if (Collective)
+      CB.CreateCall(FT, ctxWord(CB, Ctx, WGroupCollective, Ptr),
+                    {Ctx, CB.getInt32(S.What.Op), At(ValueOffset),
+                     At(IndexOffset), N, States, Region});
     CB.CreateBr(Done);
   }
   return F;
@@ -593,13 +609,23 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
     /// Uniform: one slot for the whole group per sync point in At (where
     /// it is saved), not one per work-item. Per sync point, because a
     /// region reads the slot of the sync point it starts after while its
-    /// work-items, one after another, write the one it ends at.
+    /// work-items, one after another, write the one it ends at. At a sync
+    /// point a region both starts after and ends at (a loop with a single
+    /// barrier), the work-items write a second slot, which the collective
+    /// step copies to the first before the region runs again: otherwise the
+    /// later work-items would read what the earlier ones stored for the
+    /// next iteration.
     bool Uniform = false;
-    SmallVector<Slot, 2> UniformSlots; // parallel to At
+    SmallVector<Slot, 2> UniformSlots, NextSlots; // parallel to At
     Slot at(unsigned SI) const {
       if (!Uniform)
         return Where;
       return UniformSlots[find(At, SI) - At.begin()];
+    }
+    Slot storedAt(unsigned SI) const {
+      if (!Uniform)
+        return Where;
+      return NextSlots[find(At, SI) - At.begin()];
     }
   };
   DenseSet<const Value *> Uniform = uniformValues(*R, Lid);
@@ -626,11 +652,6 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
       unsigned Budget = 24;
       X.Remat = !Result && rematerializable(&I, Budget);
       X.Uniform = Uniform.count(&I) != 0;
-      // ... unless a region starting after one of those sync points ends at
-      // the same one (a loop with a single barrier): it would read the
-      // slot its earlier work-items already overwrote.
-      for (unsigned S : X.At)
-        X.Uniform &= !Syncs[S].SelfLoop;
       if (!X.At.empty())
         Values.push_back(std::move(X));
     }
@@ -696,6 +717,7 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
         .getFixedValue();
   };
   unsigned Kept = 0, KeptUniform = 0;
+  SmallVector<SlotCopy, 8> Copies;
   for (Crossing &X : Values)
     if (!X.Remat) {
       KeptUniform += X.Uniform;
@@ -704,10 +726,18 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
       if (X.Uniform) {
         // Every work-item stores the same value at the same address (the
         // vectorizer keeps one scalar store, the loads are invariant).
-        for (size_t K = 0; K < X.At.size(); ++K) {
+        for (unsigned SI : X.At) {
           Slot S = Place(Size, Al);
           S.Size = 0;
           X.UniformSlots.push_back(S);
+          if (Syncs[SI].SelfLoop) {
+            Slot Next = Place(Size, Al);
+            Next.Size = 0;
+            X.NextSlots.push_back(Next);
+            Copies.push_back({Syncs[SI].Id, Next.Offset, S.Offset, Size});
+          } else {
+            X.NextSlots.push_back(S);
+          }
         }
       } else {
         X.Where = Place(Size, Al);
@@ -777,9 +807,10 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
   MDNode *PerItem = MDB.createAnonymousAliasScope(SlotDomain, "per-item");
   DenseMap<uint64_t, MDNode *> GroupScopes; // by slot offset
   for (Crossing &X : Values)
-    for (Slot &S : X.UniformSlots)
-      GroupScopes[S.Offset] = MDB.createAnonymousAliasScope(
-          SlotDomain, X.V->getName().str() + ".group");
+    for (Slot &S : concat<Slot>(X.UniformSlots, X.NextSlots))
+      if (!GroupScopes.count(S.Offset))
+        GroupScopes[S.Offset] = MDB.createAnonymousAliasScope(
+            SlotDomain, X.V->getName().str() + ".group");
   SmallVector<Metadata *, 8> AllSlotScopes = {PerItem};
   for (auto &[Offset, G] : GroupScopes)
     AllSlotScopes.push_back(G);
@@ -828,8 +859,8 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
     }
     for (unsigned VI = 0; VI < Values.size(); ++VI)
       if (!Values[VI].Remat && is_contained(Values[VI].At, SI))
-        Scoped(SB.CreateStore(Values[VI].V, SA.at(SB, Values[VI].at(SI))),
-               Values[VI].at(SI));
+        Scoped(SB.CreateStore(Values[VI].V, SA.at(SB, Values[VI].storedAt(SI))),
+               Values[VI].storedAt(SI));
     for (Copied &Cp : CopiedAllocas)
       if (is_contained(Cp.At, SI))
         SB.CreateMemCpy(SA.at(SB, Cp.Where), Cp.A->getAlign(), Cp.A,
@@ -909,7 +940,7 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
     Sh.UniformExit = exitIsUniform(Start, Uniform, Lid);
     Shapes.push_back(Sh);
   }
-  Function *Step = emitCollectiveStep(M, K.Name, Syncs);
+  Function *Step = emitCollectiveStep(M, K.Name, Syncs, Copies);
   emitRegionDriver(M, Kernel, *R, *Step, Shapes, K);
 
   unsigned Barriers =

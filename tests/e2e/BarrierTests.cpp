@@ -5,8 +5,9 @@
 // host reference. Shapes: several barriers, barriers in for/while/do loops
 // with break and continue, nested loops, uniform branches, private arrays
 // and pointers to private variables across barriers, a barrier in a helper
-// function, collectives in loops, loops whose trip counts differ between
-// work-items before a barrier, local sizes 1 and the maximum.
+// function, collectives in loops, loops with a single barrier whose uniform
+// values change every iteration (a ping-pong scan), loops whose trip counts
+// differ between work-items before a barrier, local sizes 1 and the maximum.
 
 #include "SchedulerCommon.h"
 
@@ -237,6 +238,46 @@ kernel void grid_stride_then_barrier(global const int *in, global int *out,
   out[get_global_id(0)] = s[(l + 1) % ls] - acc;
 }
 
+// Hillis-Steele scan: one barrier per iteration, and the local pointers,
+// swapped after it, and the offset are uniform values that a region both
+// reads (after the barrier) and saves again (at it).
+kernel void ping_pong_in_for(global const int *in, global int *out,
+                             local int *s, int n) {
+  local int t[256];
+  size_t l = get_local_id(0), ls = get_local_size(0);
+  local int *src = s, *dst = t;
+  src[l] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t o = 1; o < ls; o <<= 1) {
+    int v = src[l];
+    if (l >= o)
+      v += src[l - o];
+    dst[l] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    local int *tmp = src;
+    src = dst;
+    dst = tmp;
+  }
+  out[get_global_id(0)] = src[l] * n;
+}
+
+// One barrier per iteration; a uniform step and buffer half change after it.
+kernel void uniform_step_single_barrier(global const int *in,
+                                        global int *out, local int *s,
+                                        int n) {
+  local int t[2 * 256];
+  size_t l = get_local_id(0), ls = get_local_size(0);
+  int v = in[get_global_id(0)], step = 1, p = 0;
+  while (step < n * 5) {
+    t[p * ls + l] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    v = t[p * ls + (l + step) % ls] - step;
+    p ^= 1;
+    step = step * 2 + 1;
+  }
+  out[get_global_id(0)] = v;
+}
+
 kernel void loop_from_local_id(global const int *in, global int *out,
                                local int *s, int n) {
   size_t l = get_local_id(0), ls = get_local_size(0);
@@ -358,6 +399,18 @@ std::vector<int> reference(const std::string &Name, const std::vector<int> &In,
           Acc[L] += I[X % Ls] ^ X;
       for (size_t L = 0; L < Ls; ++L)
         O[L] = Acc[Ls - 1 - L] + Acc[L];
+    } else if (Name == "ping_pong_in_for") {
+      int Sum = 0;
+      for (size_t L = 0; L < Ls; ++L)
+        O[L] = (Sum += I[L]) * N;
+    } else if (Name == "uniform_step_single_barrier") {
+      for (int Step = 1; Step < N * 5; Step = Step * 2 + 1) {
+        std::vector<int> Next(Ls);
+        for (size_t L = 0; L < Ls; ++L)
+          Next[L] = V[(L + Step) % Ls] - Step;
+        V = Next;
+      }
+      std::copy(V.begin(), V.end(), O);
     } else if (Name == "reduce_in_loop") {
       for (int K = 0; K < N; ++K) {
         int Max = *std::max_element(V.begin(), V.end());
@@ -387,7 +440,8 @@ TEST_CASE("6.13.8: the barrier corpus matches the host on both paths and "
           "conds_in_for", "private_array_across_barrier", "barrier_in_helper",
           "nested_for", "continue_in_loop", "do_while_uniform",
           "if_else_barriers", "pointer_to_private", "reduce_in_loop",
-          "grid_stride_then_barrier", "loop_from_local_id"}) {
+          "grid_stride_then_barrier", "loop_from_local_id", "ping_pong_in_for",
+          "uniform_step_single_barrier"}) {
       for (size_t Ls : {1, 2, 7, 64, 256}) {
         for (int N : {2, 5}) {
           INFO(Name << " (" << Path << ") local size " << Ls << " n " << N);

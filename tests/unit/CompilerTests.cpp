@@ -405,6 +405,58 @@ void stress(global int *out, int iters) {
   CHECK(Grid.find("states") != std::string::npos);
 }
 
+TEST_CASE("6.13.8 (barrier fast path, compiler/BarrierRegions.cpp): "
+          "uniform values of a loop with a single barrier stay uniform, "
+          "saved in a second group-wide slot the collective step copies",
+          "[compiler]") {
+  // A Hillis-Steele scan: the local pointers (swapped after the barrier)
+  // and the offset are saved at the barrier the region after it also
+  // starts from. With one slot, later work-items would read what earlier
+  // ones saved for the next iteration; per-work-item slots would make the
+  // pointers vectors and the accesses gathers.
+  const std::string Src = R"(
+kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+void hs(global const int *in, global int *out) {
+  local int a[64], b[64];
+  size_t l = get_local_id(0);
+  local int *src = a, *dst = b;
+  src[l] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t o = 1; o < 64; o <<= 1) {
+    int v = src[l];
+    if (l >= o)
+      v += src[l - o];
+    dst[l] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    local int *t = src;
+    src = dst;
+    dst = t;
+  }
+  out[get_global_id(0)] = src[l];
+}
+)";
+  std::string Log;
+  std::unique_ptr<CompiledProgram> P;
+  REQUIRE(build(Src, "", Log, P) == CL_SUCCESS);
+  REQUIRE(P->Kernels.size() == 1);
+  INFO(P->Kernels[0].Path);
+  CHECK(P->Kernels[0].Path.find("3 values (3 uniform)") != std::string::npos);
+  std::string IR = optimizedIR(Src, "", Log);
+  INFO(Log);
+  std::string Wg = functionText(IR, "wg_hs");
+  std::string Step = functionText(IR, "hs.collective");
+  INFO(Wg);
+  INFO(Step);
+  // Whole-vector loads and stores of the local arrays, no gathers.
+  CHECK(std::regex_search(Wg, std::regex("load <(4|8|16) x i32>")));
+  CHECK(std::regex_search(Wg, std::regex("store <(4|8|16) x i32>")));
+  CHECK(Wg.find("gather") == std::string::npos);
+  // The step copies the three saved values (memcpy, lowered to a load and
+  // a store each).
+  CHECK(std::regex_search(Step, std::regex("store i64 .*\n(.*\n)*.*store "
+                                           "i64 .*\n(.*\n)*.*store i64")));
+}
+
 TEST_CASE("6.13.8 (barrier fast path): kernels the regions do not take run "
           "on fibers, with the reason",
           "[compiler]") {
