@@ -237,12 +237,13 @@ bool rematerializable(const Value *V, unsigned &Budget) {
 
 /// The values of \p R that are the same for every work-item of a group when
 /// computed (uniform): a fixpoint that starts from "all uniform" and marks
-/// divergent what depends on a local id, on memory (other than invariant
-/// loads), on a call (other than a work-group reduction, broadcast, all or
-/// any), or, for a PHI, on which predecessor a divergent branch chose (the
-/// predecessors' terminators and their control dependences). Barriers are
-/// reached by all work-items or none (OpenCL C 6.13.8), so a loop around a
-/// barrier exits on a uniform condition and its counter stays uniform.
+/// divergent what depends on a local id, on a divergent address, a
+/// volatile or atomic access, an alloca, a call (other than a work-group
+/// reduction, broadcast, all or any), or, for a PHI, on which predecessor a
+/// divergent branch chose (the predecessors' terminators and their control
+/// dependences). Barriers are reached by all work-items or none (OpenCL C
+/// 6.13.8), so a loop around a barrier exits on a uniform condition and its
+/// counter stays uniform.
 DenseSet<const Value *> uniformValues(Function &R, ArrayRef<Value *> LocalIds) {
   PostDominatorTree PDT(R);
   // Control dependences: block -> the blocks whose branch decides whether it
@@ -295,8 +296,13 @@ DenseSet<const Value *> uniformValues(Function &R, ArrayRef<Value *> LocalIds) {
           for (unsigned A = 1; A < CI->arg_size(); ++A)
             D |= Div(CI->getArgOperand(A));
       } else if (auto *L = dyn_cast<LoadInst>(&I)) {
-        D = !L->getMetadata(LLVMContext::MD_invariant_load) ||
-            Div(L->getPointerOperand());
+        // A plain load of one address for the whole group (a value one
+        // work-item put in local memory before a barrier) reads the same
+        // value in every work-item: a store to that address in the same
+        // region by another work-item would be a data race (OpenCL C 2.0
+        // 3.3.4: the program's behavior is undefined), and private memory
+        // is only reached through allocas, which are divergent.
+        D = !L->isSimple() || Div(L->getPointerOperand());
       } else if (auto *Phi = dyn_cast<PHINode>(&I)) {
         for (unsigned K = 0; K < Phi->getNumIncomingValues() && !D; ++K)
           D = Div(Phi->getIncomingValue(K)) ||

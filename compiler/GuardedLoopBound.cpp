@@ -234,11 +234,14 @@ bool boundByGuard(Loop &L, const GuardedLoop &G, ScalarEvolution &SE,
   Value *ItNext = B.CreateAdd(It, ConstantInt::get(CounterTy, 1),
                               "guarded.next", /*HasNUW=*/true);
   It->addIncoming(ItNext, Latch);
-  Value *More = B.CreateICmpNE(It, Last, "guarded.more");
-  if (LatchBr->getSuccessor(0) != Header)
-    More = B.CreateNot(More);
+  // A plain compare either way round (the vectorizer runs next, before
+  // InstCombine could fold a `not`, and SCEV counts no iterations through
+  // one).
+  Value *Cond = LatchBr->getSuccessor(0) == Header
+                    ? B.CreateICmpNE(It, Last, "guarded.more")
+                    : B.CreateICmpEQ(It, Last, "guarded.done");
   Value *OldCond = LatchBr->getCondition();
-  LatchBr->setCondition(More);
+  LatchBr->setCondition(Cond);
   if (auto *I = dyn_cast<Instruction>(OldCond); I && I->use_empty())
     I->eraseFromParent();
 

@@ -6,8 +6,9 @@
 // with break and continue, nested loops, uniform branches, private arrays
 // and pointers to private variables across barriers, a barrier in a helper
 // function, collectives in loops, loops with a single barrier whose uniform
-// values change every iteration (a ping-pong scan), loops whose trip counts
-// differ between work-items before a barrier, local sizes 1 and the maximum.
+// values change every iteration (a ping-pong scan), values one work-item
+// broadcasts through local memory, loops whose trip counts differ between
+// work-items before a barrier, local sizes 1 and the maximum.
 
 #include "SchedulerCommon.h"
 
@@ -278,6 +279,28 @@ kernel void uniform_step_single_barrier(global const int *in,
   out[get_global_id(0)] = v;
 }
 
+// Work-item 0 puts a trip count and an offset in local memory; after the
+// barrier every work-item reads them (uniform values, and a loop whose
+// exit is uniform) and keeps them across later barriers.
+kernel void local_broadcast(global const int *in, global int *out,
+                            local int *s, int n) {
+  local int count, off;
+  size_t l = get_local_id(0), ls = get_local_size(0);
+  if (l == 0) {
+    count = (in[get_global_id(0)] & 3) + n;
+    off = in[get_global_id(0)] & 7;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int v = in[get_global_id(0)];
+  for (int i = 0; i < count; ++i) {
+    s[l] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    v = s[(l + off + i) % ls] + off;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[get_global_id(0)] = v * count;
+}
+
 kernel void loop_from_local_id(global const int *in, global int *out,
                                local int *s, int n) {
   size_t l = get_local_id(0), ls = get_local_size(0);
@@ -411,6 +434,16 @@ std::vector<int> reference(const std::string &Name, const std::vector<int> &In,
         V = Next;
       }
       std::copy(V.begin(), V.end(), O);
+    } else if (Name == "local_broadcast") {
+      int Count = (I[0] & 3) + N, Off = I[0] & 7;
+      for (int K = 0; K < Count; ++K) {
+        std::vector<int> Next(Ls);
+        for (size_t L = 0; L < Ls; ++L)
+          Next[L] = V[(L + Off + K) % Ls] + Off;
+        V = Next;
+      }
+      for (size_t L = 0; L < Ls; ++L)
+        O[L] = V[L] * Count;
     } else if (Name == "reduce_in_loop") {
       for (int K = 0; K < N; ++K) {
         int Max = *std::max_element(V.begin(), V.end());
@@ -441,7 +474,7 @@ TEST_CASE("6.13.8: the barrier corpus matches the host on both paths and "
           "nested_for", "continue_in_loop", "do_while_uniform",
           "if_else_barriers", "pointer_to_private", "reduce_in_loop",
           "grid_stride_then_barrier", "loop_from_local_id", "ping_pong_in_for",
-          "uniform_step_single_barrier"}) {
+          "uniform_step_single_barrier", "local_broadcast"}) {
       for (size_t Ls : {1, 2, 7, 64, 256}) {
         for (int N : {2, 5}) {
           INFO(Name << " (" << Path << ") local size " << Ls << " n " << N);

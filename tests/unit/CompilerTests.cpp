@@ -457,6 +457,55 @@ void hs(global const int *in, global int *out) {
                                            "i64 .*\n(.*\n)*.*store i64")));
 }
 
+TEST_CASE("6.13.8 (barrier fast path, compiler/BarrierRegions.cpp): a "
+          "value one work-item broadcasts through local memory is uniform "
+          "after the barrier; a volatile one is not",
+          "[compiler]") {
+  // A plain load of one address for the whole group: another work-item's
+  // store to it in the same region would be a data race (OpenCL C 2.0
+  // 3.3.4), so every work-item reads the same value. The loop over `count`
+  // then exits uniformly (without it, the region after the first barrier
+  // would end with a scan of every work-item's state), and `off` gets a
+  // group-wide slot; read through `volatile`, it gets one per work-item.
+  const char *Src = R"(
+#define KERNEL(NAME, QUAL)                                                    \
+kernel __attribute__((reqd_work_group_size(64, 1, 1)))                        \
+void NAME(global const int *in, global int *out) {                            \
+  local int count;                                                            \
+  local QUAL int off;                                                         \
+  local int s[64];                                                            \
+  int l = get_local_id(0);                                                    \
+  if (l == 0) {                                                               \
+    count = in[get_group_id(0)];                                              \
+    off = in[get_group_id(0) + 1];                                            \
+  }                                                                           \
+  barrier(CLK_LOCAL_MEM_FENCE);                                               \
+  int v = in[get_global_id(0)], o = off;                                      \
+  for (int i = 0; i < count; ++i) {                                           \
+    s[l] = v;                                                                 \
+    barrier(CLK_LOCAL_MEM_FENCE);                                             \
+    v = s[(l + o) % 64];                                                      \
+    barrier(CLK_LOCAL_MEM_FENCE);                                             \
+  }                                                                           \
+  out[get_global_id(0)] = v * o;                                              \
+}
+KERNEL(plain, )
+KERNEL(vol, volatile)
+)";
+  std::string Log;
+  std::unique_ptr<CompiledProgram> P;
+  REQUIRE(build(Src, "", Log, P) == CL_SUCCESS);
+  REQUIRE(P->Kernels.size() == 2);
+  for (const KernelInfo &K : P->Kernels) {
+    INFO(K.Name << ": " << K.Path);
+    CHECK(K.Path.find("4 regions with uniform exits") != std::string::npos);
+    if (K.Name == "plain")
+      CHECK(K.Path.find("3 values (2 uniform)") != std::string::npos);
+    else
+      CHECK(K.Path.find("3 values (1 uniform)") != std::string::npos);
+  }
+}
+
 TEST_CASE("6.13.8 (barrier fast path): kernels the regions do not take run "
           "on fibers, with the reason",
           "[compiler]") {
