@@ -141,6 +141,11 @@ void addParallelWorkItemLoopPass(llvm::FunctionPassManager &FPM);
 /// guard instead of running the remaining empty iterations.
 void addGuardedLoopBoundPass(llvm::FunctionPassManager &FPM);
 
+/// ScanLoopVectorize.cpp: a loop that writes out a running sum (min, max,
+/// and, or, xor) runs VF iterations at a time, the running values computed
+/// across the vector lanes.
+void addScanLoopVectorizePass(llvm::FunctionPassManager &FPM);
+
 /// WorkItemLoopVectorize.cpp: the passes that run right before the
 /// vectorizer: scalarizing OpenCL vector operations in work-item loops and
 /// withdrawing the outer-loop hint where the native path cannot widen.

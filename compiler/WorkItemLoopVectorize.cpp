@@ -286,6 +286,11 @@ void registerWorkItemLoopPasses(PassBuilder &PB) {
         // loop over k strided elements is faster scalar than as gathers),
         // and its inner loops lose their per-element bound checks.
         addGuardedLoopBoundPass(FPM);
+        // A loop that writes out a running sum (the second half of a
+        // k-elements-per-work-item scan) is a recurrence the vectorizer
+        // leaves scalar: this runs it VF iterations at a time, after the
+        // guard above has gone from its body.
+        addScanLoopVectorizePass(FPM);
       });
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {

@@ -228,6 +228,80 @@ kernel void suffix_sum(global const int *in, global int *out, int skip,
   CHECK_FALSE(has(Suffix, "guarded"));
 }
 
+TEST_CASE("5.10 (compiler/ScanLoopVectorize.cpp): a loop that writes out a "
+          "running sum runs a vector of iterations at a time; a reduction, "
+          "a float sum without reassociation and a division are left alone",
+          "[compiler]") {
+  // Guarded like the scan bench's loops: the guard keeps the work-item
+  // loop scalar (GuardedLoopBound then drops it from the inner loop).
+  const char *Src = R"(
+#define BODY(T)                                                                \
+  int base = get_global_id(0) * k;                                             \
+  T pre = 0;                                                                   \
+  for (int j = 0; j < k; ++j)                                                  \
+    if (base + j < n) {                                                        \
+      T v = in[base + j];                                                      \
+      out[base + j] = pre;                                                     \
+      pre += v;                                                                \
+    }                                                                          \
+  sums[get_global_id(0)] = pre;
+kernel void scan_int(global const int *restrict in, global int *restrict out,
+                     global int *restrict sums, int n, int k) { BODY(int) }
+kernel void scan_float(global const float *restrict in,
+                       global float *restrict out,
+                       global float *restrict sums, int n, int k) {
+  BODY(float)
+}
+kernel void reduce(global const int *restrict in, global int *restrict sums,
+                   int n, int k) {
+  int base = get_global_id(0) * k, s = 0;
+  for (int j = 0; j < k; ++j)
+    if (base + j < n)
+      s += in[base + j];
+  sums[get_global_id(0)] = s;
+}
+kernel void scan_div(global const int *restrict in, global int *restrict out,
+                     global int *restrict sums, int n, int k) {
+  int base = get_global_id(0) * k, pre = 0;
+  for (int j = 0; j < k; ++j)
+    if (base + j < n) {
+      int v = in[base + j];
+      out[base + j] = pre;
+      pre += 1000 / v;
+    }
+  sums[get_global_id(0)] = pre;
+}
+)";
+  std::string Log;
+  std::string IR = optimizedIR(Src, "", Log);
+  INFO(Log);
+  REQUIRE_FALSE(IR.empty());
+  std::string Int = functionText(IR, "wg_scan_int");
+  INFO(Int);
+  // Full vectors, then masked half vectors; lanes shifted in from the
+  // identity (zero) for the running sum.
+  CHECK(has(Int, "scan.vec:"));
+  CHECK(has(Int, "scan.tail:"));
+  CHECK(std::regex_search(
+      Int, std::regex("store <(8|16) x i32>.*\n(.*\n)*.*masked\\.store\\."
+                      "v(4|8)i32")));
+  CHECK(std::regex_search(
+      Int, std::regex("shufflevector <(8|16) x i32> %[^,]+, <(8|16) x i32> "
+                      "(zeroinitializer|<i32 0)")));
+  // Not a scan: the loop vectorizer's reduction, nothing of this pass.
+  std::string Reduce = functionText(IR, "wg_reduce");
+  INFO(Reduce);
+  CHECK_FALSE(has(Reduce, "scan."));
+  CHECK(has(Reduce, "llvm.vector.reduce.add"));
+  // A float sum in another order rounds differently; 1000 / v would
+  // divide by what lanes past the end load.
+  CHECK_FALSE(has(functionText(IR, "wg_scan_float"), "scan."));
+  CHECK_FALSE(has(functionText(IR, "wg_scan_div"), "scan."));
+  // With reassociation allowed the float sum is vectorized too.
+  std::string Fast = optimizedIR(Src, "-cl-fast-relaxed-math", Log);
+  CHECK(has(functionText(Fast, "wg_scan_float"), "scan.vec:"));
+}
+
 TEST_CASE("5.10 (compiler/RuntimeConsecutiveGathers.cpp): gathers adjacent "
           "or of one address only at run time check their lanes first",
           "[compiler]") {
