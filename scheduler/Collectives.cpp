@@ -32,36 +32,60 @@ template <typename T> T lowest() {
   return std::numeric_limits<T>::lowest();
 }
 
+enum class Combine { Add, Min, Max };
+
+template <typename T, Combine C> T combine(T A, T B) {
+  if constexpr (C == Combine::Min)
+    return B < A ? B : A;
+  else if constexpr (C == Combine::Max)
+    return A < B ? B : A;
+  // Unsigned wrap-around for the integer types, like the device's add.
+  else if constexpr (std::is_integral_v<T>)
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(A) +
+                          static_cast<std::make_unsigned_t<T>>(B));
+  else
+    return A + B;
+}
+
+template <typename T, Combine C> T identity() {
+  if constexpr (C == Combine::Min)
+    return highest<T>();
+  else if constexpr (C == Combine::Max)
+    return lowest<T>();
+  else
+    return T(0);
+}
+
+/// The reductions and scans of one operation, \p C known at compile time
+/// so each loop is a load, a combine and a store per work-item.
+template <typename T, Combine C> struct Pass {
+  static void reduce(uint64_t *S, size_t N) {
+    T Acc = identity<T, C>();
+    for (size_t I = 0; I < N; ++I)
+      Acc = combine<T, C>(Acc, load<T>(S[I]));
+    std::fill_n(S, N, store(Acc));
+  }
+  static void inclusive(uint64_t *S, size_t N) {
+    T Acc = identity<T, C>();
+    for (size_t I = 0; I < N; ++I) {
+      Acc = combine<T, C>(Acc, load<T>(S[I]));
+      S[I] = store(Acc);
+    }
+  }
+  static void exclusive(uint64_t *S, size_t N) {
+    T Acc = identity<T, C>();
+    for (size_t I = 0; I < N; ++I) {
+      T V = load<T>(S[I]);
+      S[I] = store(Acc);
+      Acc = combine<T, C>(Acc, V);
+    }
+  }
+};
+
 /// One pass over the \p N values at \p S (a work-group's or a sub-group's)
 /// in increasing linear local id.
 template <typename T>
 void collective(uint64_t *S, size_t N, uint32_t Kind, size_t BroadcastFrom) {
-  auto Combine = [Kind](T A, T B) -> T {
-    switch (Kind) {
-    case CollReduceMin:
-    case CollScanInclusiveMin:
-    case CollScanExclusiveMin:
-      return B < A ? B : A;
-    case CollReduceMax:
-    case CollScanInclusiveMax:
-    case CollScanExclusiveMax:
-      return A < B ? B : A;
-    default:
-      // Unsigned wrap-around for the integer types, like the device's add.
-      if constexpr (std::is_integral_v<T>)
-        return static_cast<T>(static_cast<std::make_unsigned_t<T>>(A) +
-                              static_cast<std::make_unsigned_t<T>>(B));
-      else
-        return A + B;
-    }
-  };
-  T Identity = T(0);
-  if (Kind == CollScanExclusiveMin || Kind == CollReduceMin ||
-      Kind == CollScanInclusiveMin)
-    Identity = highest<T>();
-  else if (Kind == CollScanExclusiveMax || Kind == CollReduceMax ||
-           Kind == CollScanInclusiveMax)
-    Identity = lowest<T>();
   switch (Kind) {
   case CollAll:
   case CollAny: {
@@ -71,47 +95,30 @@ void collective(uint64_t *S, size_t N, uint32_t Kind, size_t BroadcastFrom) {
       All &= B;
       Any |= B;
     }
-    uint64_t R = store<int32_t>((Kind == CollAll ? All : Any) ? 1 : 0);
-    for (size_t I = 0; I < N; ++I)
-      S[I] = R;
+    std::fill_n(S, N, store<int32_t>((Kind == CollAll ? All : Any) ? 1 : 0));
     return;
   }
-  case CollBroadcast: {
-    uint64_t R = BroadcastFrom < N ? S[BroadcastFrom] : 0;
-    for (size_t I = 0; I < N; ++I)
-      S[I] = R;
+  case CollBroadcast:
+    std::fill_n(S, N, BroadcastFrom < N ? S[BroadcastFrom] : 0);
     return;
-  }
   case CollReduceAdd:
+    return Pass<T, Combine::Add>::reduce(S, N);
   case CollReduceMin:
-  case CollReduceMax: {
-    T Acc = Identity;
-    for (size_t I = 0; I < N; ++I)
-      Acc = Combine(Acc, load<T>(S[I]));
-    uint64_t R = store(Acc);
-    for (size_t I = 0; I < N; ++I)
-      S[I] = R;
-    return;
-  }
+    return Pass<T, Combine::Min>::reduce(S, N);
+  case CollReduceMax:
+    return Pass<T, Combine::Max>::reduce(S, N);
   case CollScanInclusiveAdd:
+    return Pass<T, Combine::Add>::inclusive(S, N);
   case CollScanInclusiveMin:
-  case CollScanInclusiveMax: {
-    T Acc = Identity;
-    for (size_t I = 0; I < N; ++I) {
-      Acc = Combine(Acc, load<T>(S[I]));
-      S[I] = store(Acc);
-    }
-    return;
-  }
-  default: { // exclusive scans
-    T Acc = Identity;
-    for (size_t I = 0; I < N; ++I) {
-      T V = load<T>(S[I]);
-      S[I] = store(Acc);
-      Acc = Combine(Acc, V);
-    }
-    return;
-  }
+    return Pass<T, Combine::Min>::inclusive(S, N);
+  case CollScanInclusiveMax:
+    return Pass<T, Combine::Max>::inclusive(S, N);
+  case CollScanExclusiveAdd:
+    return Pass<T, Combine::Add>::exclusive(S, N);
+  case CollScanExclusiveMin:
+    return Pass<T, Combine::Min>::exclusive(S, N);
+  case CollScanExclusiveMax:
+    return Pass<T, Combine::Max>::exclusive(S, N);
   }
 }
 
@@ -166,10 +173,9 @@ void runCollective(uint64_t *S, const uint64_t *A, size_t N, uint32_t Op,
   }
 }
 
-
-void groupCollective(const WorkGroupContext *Ctx, uint32_t Op,
-                     uint64_t *Values, const uint64_t *Args, size_t N,
-                     const uint32_t *States, uint32_t Region) {
+void groupCollective(const WorkGroupContext *Ctx, uint32_t Op, uint64_t *Values,
+                     const uint64_t *Args, size_t N, const uint32_t *States,
+                     uint32_t Region) {
   if (!(Op & CollSubGroup))
     return runCollective(Values, Args, N, Op, Args[0]);
   size_t S = Ctx->SubGroupSize ? Ctx->SubGroupSize : N;
