@@ -234,8 +234,7 @@ std::optional<ScanLoop> matchScanLoop(Loop &L, ScalarEvolution &SE,
                                       const DataLayout &DL) {
   BasicBlock *Header = L.getHeader(), *Latch = L.getLoopLatch();
   if (!L.isInnermost() || !L.isLoopSimplifyForm() || !L.isLCSSAForm(DT) ||
-      !Latch || L.getExitingBlock() != Latch || !L.getExitBlock() ||
-      insideWidenedLoop(L))
+      !Latch || L.getExitingBlock() != Latch || !L.getExitBlock())
     return std::nullopt;
   auto *LatchBr = dyn_cast<BranchInst>(Latch->getTerminator());
   if (!LatchBr || !LatchBr->isConditional())
@@ -799,7 +798,7 @@ struct ScanLoopVectorize : PassInfoMixin<ScanLoopVectorize> {
     bool Simplified = false;
     for (Loop *L : LI.getLoopsInPreorder()) {
       if (!L->isInnermost() || insideWidenedLoop(*L))
-        continue;
+        continue; // (widened with its work-item loop)
       // GuardedLoopBound's bypass of a loop leaves it without a preheader
       // and dedicated exits; the vectorizer restores them the same way.
       Simplified |= simplifyLoop(L, &DT, &LI, &SE, nullptr, nullptr,

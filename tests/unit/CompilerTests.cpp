@@ -302,6 +302,56 @@ kernel void scan_div(global const int *restrict in, global int *restrict out,
   CHECK(has(functionText(Fast, "wg_scan_float"), "scan.vec:"));
 }
 
+TEST_CASE("5.10 (compiler/WorkItemLoopVectorize.cpp): a work-item loop "
+          "whose inner loop walks each work-item's own consecutive elements "
+          "stays scalar, its inner loops vectorized; one whose inner loop "
+          "reads across work-items is vectorized across them",
+          "[compiler]") {
+  const char *Src = R"(
+kernel void own_rows(global const int *restrict in, global int *restrict out,
+                     global int *restrict sums, int k) {
+  int base = get_global_id(0) * k;
+  int s = 0;
+  for (int j = 0; j < k; ++j)
+    s += in[base + j];
+  int pre = 0;
+  for (int j = 0; j < k; ++j) {
+    int v = in[base + j];
+    out[base + j] = pre;
+    pre += v;
+  }
+  sums[get_global_id(0)] = s + pre;
+}
+kernel void columns(global const int *restrict in, global int *restrict out,
+                    int k, int w) {
+  int pre = 0;
+  for (int j = 0; j < k; ++j) {
+    int v = in[j * w + get_global_id(0)];
+    out[j * w + get_global_id(0)] = pre;
+    pre += v;
+  }
+}
+)";
+  std::string Log;
+  std::string IR = optimizedIR(Src, "", Log);
+  INFO(Log);
+  REQUIRE_FALSE(IR.empty());
+  std::string Own = functionText(IR, "wg_own_rows");
+  INFO(Own);
+  // Per work-item: the sum a vector reduction, the running sum in vector
+  // lanes; no gather or scatter of stride k.
+  CHECK_FALSE(has(Own, "masked.gather"));
+  CHECK_FALSE(has(Own, "masked.scatter"));
+  CHECK(has(Own, "llvm.vector.reduce.add"));
+  CHECK(has(Own, "scan.vec:"));
+  // Across work-items: adjacent work-items' elements are adjacent.
+  std::string Cols = functionText(IR, "wg_columns");
+  INFO(Cols);
+  CHECK(std::regex_search(Cols, std::regex("load <(8|16) x i32>")));
+  CHECK(std::regex_search(Cols, std::regex("store <(8|16) x i32>")));
+  CHECK_FALSE(has(Cols, "scan."));
+}
+
 TEST_CASE("5.10 (compiler/RuntimeConsecutiveGathers.cpp): gathers adjacent "
           "or of one address only at run time check their lanes first",
           "[compiler]") {
