@@ -146,6 +146,11 @@ void addGuardedLoopBoundPass(llvm::FunctionPassManager &FPM);
 /// across the vector lanes.
 void addScanLoopVectorizePass(llvm::FunctionPassManager &FPM);
 
+/// WorkItemLoopVectorize.cpp: intrinsics that only inform the optimizer
+/// (alias scopes of inlined `restrict` arguments, lifetimes, assumptions,
+/// debug info): dropping them is safe.
+bool isOptimizerHint(const llvm::Instruction &I);
+
 /// WorkItemLoopVectorize.cpp: the passes that run right before the
 /// vectorizer: scalarizing OpenCL vector operations in work-item loops and
 /// withdrawing the outer-loop hint where the native path cannot widen.

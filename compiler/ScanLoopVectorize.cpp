@@ -187,27 +187,6 @@ bool dependsOn(Value *V, const Loop &L,
   return false;
 }
 
-/// Intrinsics that only inform the optimizer; the vector loop keeps an
-/// alias scope declaration (one per vector iteration) and drops the rest.
-bool isHint(const Instruction &I) {
-  const auto *II = dyn_cast<IntrinsicInst>(&I);
-  if (!II)
-    return false;
-  switch (II->getIntrinsicID()) {
-  case Intrinsic::experimental_noalias_scope_decl:
-  case Intrinsic::lifetime_start:
-  case Intrinsic::lifetime_end:
-  case Intrinsic::assume:
-  case Intrinsic::sideeffect:
-  case Intrinsic::dbg_declare:
-  case Intrinsic::dbg_value:
-  case Intrinsic::dbg_label:
-    return true;
-  default:
-    return false;
-  }
-}
-
 /// Whether the lanes of \p Ty can be loaded and stored as a vector of
 /// consecutive elements.
 bool isLaneType(Type *Ty, const DataLayout &DL) {
@@ -317,7 +296,7 @@ std::optional<ScanLoop> matchScanLoop(Loop &L, ScalarEvolution &SE,
       return std::nullopt;
   for (BasicBlock *BB : S.Chain) {
     for (Instruction &I : *BB) {
-      if (&I == LatchBr || isHint(I))
+      if (&I == LatchBr || isOptimizerHint(I))
         continue;
       if (auto *Br = dyn_cast<BranchInst>(&I)) {
         if (Br->isConditional())

@@ -112,9 +112,9 @@ const char *unsupported(const Instruction &I) {
   return "instruction kind";
 }
 
-/// Intrinsics that only inform the optimizer (alias scopes of inlined
-/// `restrict` arguments, lifetimes, assumptions): dropping them is safe.
-bool isDroppable(const Instruction &I) {
+} // namespace
+
+bool isOptimizerHint(const Instruction &I) {
   const auto *II = dyn_cast<IntrinsicInst>(&I);
   if (!II)
     return false;
@@ -132,6 +132,8 @@ bool isDroppable(const Instruction &I) {
     return false;
   }
 }
+
+namespace {
 
 /// Whether every load and store of some innermost loop in the work-item
 /// loop \p X moves one element per iteration of that loop, from a start
@@ -189,7 +191,7 @@ struct WorkItemLoopCheck : PassInfoMixin<WorkItemLoopCheck> {
       SmallVector<Instruction *, 4> Droppable;
       for (BasicBlock *BB : L->blocks()) {
         for (Instruction &I : *BB)
-          if (isDroppable(I))
+          if (isOptimizerHint(I))
             Droppable.push_back(&I);
           else if ((Why = unsupported(I)))
             break;
