@@ -141,6 +141,11 @@ void addParallelWorkItemLoopPass(llvm::FunctionPassManager &FPM);
 /// guard instead of running the remaining empty iterations.
 void addGuardedLoopBoundPass(llvm::FunctionPassManager &FPM);
 
+/// BlockedStores.cpp: an innermost work-item loop whose stores write each
+/// work-item's own S consecutive elements stays scalar (width 1), so the
+/// SLP vectorizer stores each work-item's block as one vector.
+void addBlockedStorePass(llvm::FunctionPassManager &FPM);
+
 /// ScanLoopVectorize.cpp: a loop that writes out a running sum (min, max,
 /// and, or, xor) runs VF iterations at a time, the running values computed
 /// across the vector lanes.

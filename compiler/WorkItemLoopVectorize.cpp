@@ -332,6 +332,9 @@ void registerWorkItemLoopPasses(PassBuilder &PB) {
         // Before the vectorizer's dependence analysis: work-items of one
         // loop do not depend on each other, so no run-time alias checks.
         addParallelWorkItemLoopPass(FPM);
+        // Before float4 stores are split into scalars that would look like
+        // a work-item's own block of elements.
+        addBlockedStorePass(FPM);
         FPM.addPass(ScalarizeWorkItemLoops());
         FPM.addPass(WorkItemLoopCheck());
         // After the check: the x-loop keeps the path the guard gave it (a

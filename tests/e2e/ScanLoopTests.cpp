@@ -5,9 +5,10 @@
 // max, xor, a float sum under -cl-fast-relaxed-math, the running value
 // used after the loop, a loop whose output overlaps its input (in place,
 // and shifted by a run-time distance: run-time overlap checks), and trip
-// counts below, at and above the vector widths, on the work-item loop and
-// between barriers, on both paths. Each loop is guarded by a bound (as in
-// the scan bench), which keeps the work-item loop itself scalar.
+// counts below, at and above the vector widths, a constant block of 4 per
+// work-item, on the work-item loop and between barriers, on both paths. Each
+// loop is guarded by a bound (as in the scan bench), which keeps the work-item
+// loop itself scalar.
 
 #include "SchedulerCommon.h"
 
@@ -100,6 +101,17 @@ kernel void excl_float(global const float *restrict in,
       out[base + j] = pre;
       pre += v;
     }
+}
+// A constant block per work-item (compiler/BlockedStores.cpp keeps its
+// work-item loop scalar once the inner loop is unrolled).
+kernel void const_blocks(global const int *restrict in,
+                         global int *restrict out) {
+  int b = get_global_id(0) * 4, pre = 0;
+  for (int j = 0; j < 4; ++j) {
+    int v = in[b + j];
+    out[b + j] = pre;
+    pre += v;
+  }
 }
 // Between barriers: the group's offset from local memory first.
 kernel void regions(global const int *restrict in, global int *restrict out,
@@ -249,6 +261,18 @@ TEST_CASE("5.10 (compiler/ScanLoopVectorize.cpp): loops that write out a "
           }
         }
         expectEqual(E.read<float>(BFOut, Cap), WantF, "excl_float");
+      }
+
+      if (K == 8) { // once: its block size is fixed
+        cl_mem BConst = E.buffer(std::vector<int>(Cap, -7));
+        E.launch(P, "const_blocks", G, L, BIn, BConst);
+        std::vector<int> WantConst(Cap, -7);
+        for (int W = 0; W < int(G); ++W)
+          for (int J = 0, Pre = 0; J < 4; ++J) {
+            WantConst[W * 4 + J] = Pre;
+            Pre += In[W * 4 + J];
+          }
+        expectEqual(E.read<int>(BConst, Cap), WantConst, "const_blocks");
       }
 
       cl_mem BReg = E.buffer(std::vector<int>(Cap, -7));

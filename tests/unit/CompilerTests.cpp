@@ -352,6 +352,43 @@ kernel void columns(global const int *restrict in, global int *restrict out,
   CHECK_FALSE(has(Cols, "scan."));
 }
 
+TEST_CASE("5.10 (compiler/BlockedStores.cpp): a work-item loop that stores "
+          "each work-item's own S consecutive elements (S a constant, the "
+          "inner loop unrolled) stays scalar; float4 stores do not count",
+          "[compiler]") {
+  const char *Src = R"(
+#define S 4
+kernel void blocks(global const int *restrict in, global int *restrict out) {
+  int b = get_global_id(0) * S, pre = 0;
+  for (int j = 0; j < S; ++j) {
+    int v = in[b + j];
+    out[b + j] = pre;
+    pre += v;
+  }
+}
+kernel void quads(global const float4 *restrict in,
+                  global float4 *restrict out) {
+  size_t i = get_global_id(0);
+  out[i] = in[i] * 2.0f + 1.0f;
+}
+)";
+  std::string Log;
+  std::string IR = optimizedIR(Src, "", Log);
+  INFO(Log);
+  REQUIRE_FALSE(IR.empty());
+  // Across work-items each of the four stores would be lanes 4 elements
+  // apart (scatters or an interleaved group); scalar they are adjacent.
+  std::string Blocks = functionText(IR, "wg_blocks");
+  INFO(Blocks);
+  CHECK_FALSE(has(Blocks, "masked.scatter"));
+  CHECK_FALSE(std::regex_search(Blocks, std::regex("<(8|16|32|64) x i32>")));
+  // float4 stores are split only after the check: still widened across
+  // work-items.
+  std::string Quads = functionText(IR, "wg_quads");
+  INFO(Quads);
+  CHECK(std::regex_search(Quads, std::regex("store <(32|64) x float>")));
+}
+
 TEST_CASE("5.10 (compiler/RuntimeConsecutiveGathers.cpp): gathers adjacent "
           "or of one address only at run time check their lanes first",
           "[compiler]") {
