@@ -164,27 +164,14 @@ struct BlockedStores : PassInfoMixin<BlockedStores> {
         SE = &FAM.getResult<ScalarEvolutionAnalysis>(F);
       if (!storesOwnBlocks(*L, *SE))
         continue;
-      // The loop ID with a vectorization width of 1 in place of any
-      // vectorize hints (a barrier region's loop that had inner loops
-      // before they were unrolled carries the outer-loop path's).
+      // A vectorization width of 1 in place of any vectorize hints (a
+      // barrier region's loop that had inner loops before they were
+      // unrolled carries the outer-loop path's).
       LLVMContext &C = F.getContext();
-      MDNode *ID = L->getLoopID();
-      SmallVector<Metadata *, 4> Ops = {nullptr};
-      if (ID)
-        for (const MDOperand &Op : drop_begin(ID->operands()))
-          if (auto *N = dyn_cast<MDNode>(Op.get());
-              !N || !isa<MDString>(N->getOperand(0)) ||
-              !cast<MDString>(N->getOperand(0))
-                   ->getString()
-                   .starts_with("llvm.loop.vectorize."))
-            Ops.push_back(Op.get());
-      Ops.push_back(MDNode::get(
-          C,
-          {MDString::get(C, "llvm.loop.vectorize.width"),
-           ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), 1))}));
-      MDNode *NewID = MDNode::getDistinct(C, Ops);
-      NewID->replaceOperandWith(0, NewID);
-      L->setLoopID(NewID);
+      replaceVectorizeHints(
+          *L, MDNode::get(C, {MDString::get(C, "llvm.loop.vectorize.width"),
+                              ConstantAsMetadata::get(
+                                  ConstantInt::get(Type::getInt32Ty(C), 1))}));
       Changed = true;
     }
     if (!Changed)

@@ -131,6 +131,11 @@ void markWorkItemLoop(llvm::BranchInst &Latch, bool BodyHasLoops,
 /// markWorkItemLoop.
 bool isWorkItemLoop(const llvm::Loop &L);
 
+/// WorkItemLoopVectorize.cpp: \p L's loop ID with its llvm.loop.vectorize.*
+/// properties replaced by \p Hints (none: the vectorizer decides alone).
+void replaceVectorizeHints(llvm::Loop &L,
+                           llvm::ArrayRef<llvm::Metadata *> Hints = {});
+
 /// ParallelWorkItemLoops.cpp: the memory accesses of a work-item x-loop are
 /// declared free of dependences between iterations (llvm.access.group and
 /// llvm.loop.parallel_accesses) where the OpenCL memory model makes them so.

@@ -219,19 +219,9 @@ struct WorkItemLoopCheck : PassInfoMixin<WorkItemLoopCheck> {
         Changed |= !Droppable.empty();
         continue;
       }
-      // Same loop ID without the vectorize hints: the x-loop stays scalar
-      // and its inner loops are vectorized as usual.
-      SmallVector<Metadata *, 4> Ops = {nullptr};
-      for (const MDOperand &Op : drop_begin(ID->operands()))
-        if (auto *N = dyn_cast<MDNode>(Op.get());
-            !N || !isa<MDString>(N->getOperand(0)) ||
-            !cast<MDString>(N->getOperand(0))
-                 ->getString()
-                 .starts_with("llvm.loop.vectorize."))
-          Ops.push_back(Op.get());
-      MDNode *NewID = MDNode::getDistinct(F.getContext(), Ops);
-      NewID->replaceOperandWith(0, NewID);
-      L->setLoopID(NewID);
+      // Without the vectorize hints the x-loop stays scalar and its inner
+      // loops are vectorized as usual.
+      replaceVectorizeHints(*L);
     }
     if (!Changed)
       return PreservedAnalyses::all();
@@ -291,6 +281,22 @@ void enableOuterLoopVectorization() {
     if (It != Opts.end())
       static_cast<cl::opt<bool> *>(It->second)->setValue(true);
   });
+}
+
+void replaceVectorizeHints(Loop &L, ArrayRef<Metadata *> Hints) {
+  SmallVector<Metadata *, 4> Ops = {nullptr};
+  if (MDNode *ID = L.getLoopID())
+    for (const MDOperand &Op : drop_begin(ID->operands()))
+      if (auto *N = dyn_cast<MDNode>(Op.get());
+          !N || !isa<MDString>(N->getOperand(0)) ||
+          !cast<MDString>(N->getOperand(0))
+               ->getString()
+               .starts_with("llvm.loop.vectorize."))
+        Ops.push_back(Op.get());
+  append_range(Ops, Hints);
+  MDNode *NewID = MDNode::getDistinct(L.getHeader()->getContext(), Ops);
+  NewID->replaceOperandWith(0, NewID);
+  L.setLoopID(NewID);
 }
 
 bool isWorkItemLoop(const Loop &L) {
