@@ -152,6 +152,12 @@ cl_int loadExecutable(const std::string &Payload, const std::string &OptionText,
                       std::string &Log, std::unique_ptr<CompiledProgram> &Out,
                       const BuildSettings &Settings = BuildSettings());
 
+/// Output of at least this many bytes goes past the last-level cache: a
+/// kernel's full vector stores into such an output buffer are non-temporal
+/// (compiler/NonTemporalStores.cpp; WorkGroupContext::StreamArgs). The
+/// last-level cache size of CPU 0 from sysfs, 8 MiB if unknown.
+uint64_t streamingStoreMinBytes();
+
 /// An embedded header for clCompileProgram: the name #include uses, and
 /// its text.
 struct Header {

@@ -14,27 +14,41 @@
 // read again soon (by the next kernel, from the cache). So this pass turns a
 // work-group function's full-register vector stores into
 //
-//   if (launch writes more than the last-level cache && address aligned)
+//   if (output large && address aligned)
 //     non-temporal store
 //   else
 //     the store as it was
 //
 // only for stores into a kernel argument the function never reads through
-// (an output buffer, not saxpy's y, whose lines are in the cache anyway),
-// and only in functions without atomics, fences or calls (whose ordering
-// against the weakly ordered non-temporal stores would need thought). The
-// condition is loop-invariant and the alignment almost always true or
-// always false, so the branch predicts perfectly (no measurable cost
-// against unconditional non-temporal stores). The stores are weakly
-// ordered: the scheduler issues one sfence per thread at the end of its share
-// of the launch (scheduler/NDRange.cpp, Participant::run), before the launch
-// is reported done. (An sfence before each return of the work-group function
-// drained the write-combining buffers once per 16 KiB of copy output and
-// cost about 8% of copy's bandwidth.)
+// (an output buffer, not saxpy's y, whose lines are in the cache anyway).
+// "Large" is decided per launch: the argument is a buffer at least as large
+// as the last-level cache (WorkGroupContext::StreamArgs, set by the
+// runtime), or the launch has that many work-items times the stored element
+// size (for SVM pointers, whose size is not known). A scan writing k
+// elements per work-item has few work-items for its output, so the buffer
+// size is what tells. The condition is loop-invariant and the alignment
+// almost always true or always false, so the branch predicts perfectly (no
+// measurable cost against unconditional non-temporal stores).
+//
+// Non-temporal stores are weakly ordered: another thread may see them after
+// a later release. The scheduler issues one sfence per thread at the end of
+// its share of the launch (scheduler/NDRange.cpp, Participant::run), before
+// the launch is reported done. (An sfence before each return of the
+// work-group function drained the write-combining buffers once per 16 KiB
+// of copy output and cost about 8% of copy's bandwidth.) Inside the launch,
+// a kernel that publishes to other work-groups (a look-back scan: a flag
+// set with an atomic after a fence) needs the stores visible before the
+// release, so an sfence goes right before each release fence, release
+// atomic and call that may contain one. Barriers and collectives are calls
+// through the work-group context that stay on the group's own thread and
+// order nothing for other threads, so they need none. A release inside a
+// loop that also holds a non-temporal store would drain the buffers on
+// every iteration: such functions keep ordinary stores.
 
 #include "compiler/Internal.h"
 #include "compiler/WorkGroupContext.h"
 
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
@@ -48,6 +62,7 @@
 #include <llvm/TargetParser/Triple.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <fstream>
 #include <string>
@@ -56,13 +71,7 @@ using namespace llvm;
 
 namespace clcpu::compiler {
 
-namespace {
-
-/// Launches writing fewer bytes through one store than this keep ordinary
-/// stores: their output may still be in the cache for the next command.
-/// The last-level cache of CPU 0 from sysfs (glibc's
-/// sysconf(_SC_LEVEL3_CACHE_SIZE) says 320 MiB for a 32 MiB L3 in a VM).
-uint64_t nonTemporalMinBytes() {
+uint64_t streamingStoreMinBytes() {
   static const uint64_t N = [] {
     uint64_t Best = 0;
     unsigned BestLevel = 0;
@@ -85,25 +94,39 @@ uint64_t nonTemporalMinBytes() {
   return N;
 }
 
-/// Whether \p V is a kernel argument's value in a work-group function:
-/// `load (load (Args + 8 * i))` (compiler/WorkGroupFunction.cpp).
-bool isArgumentValue(const Value *V, const Argument *Args) {
+namespace {
+
+/// The index i when \p V is a kernel argument's value in a work-group
+/// function, `load (load (Args + 8 * i))` (compiler/WorkGroupFunction.cpp);
+/// -1 otherwise.
+int argumentIndex(const Value *V, const Argument *Args, const DataLayout &DL) {
   const auto *L = dyn_cast<LoadInst>(V);
   if (!L)
-    return false;
+    return -1;
   const auto *Slot = dyn_cast<LoadInst>(L->getPointerOperand());
-  return Slot && getUnderlyingObject(Slot->getPointerOperand()) == Args;
+  if (!Slot)
+    return -1;
+  APInt Offset(64, 0);
+  const Value *Base =
+      Slot->getPointerOperand()->stripAndAccumulateConstantOffsets(
+          DL, Offset, /*AllowNonInbounds=*/true);
+  if (Base != Args || Offset.isNegative() || Offset.getZExtValue() % 8)
+    return -1;
+  return int(Offset.getZExtValue() / 8);
 }
 
 /// Whether memory reached through \p Base is only ever written (by plain
-/// stores) in its function: every use is address arithmetic or a store's
-/// address, never a load, a call or a stored pointer.
+/// or masked stores) in its function and the functions of this module it
+/// is passed to (a barrier-regions function the work-group function falls
+/// back to): every use is address arithmetic, a store's address or such a
+/// call's argument, never a load, another call or a stored pointer.
 bool writeOnly(const Value *Base) {
   SmallVector<const Value *, 16> Work{Base};
   SmallPtrSet<const Value *, 16> Seen{Base};
   while (!Work.empty()) {
     const Value *V = Work.pop_back_val();
-    for (const User *U : V->users()) {
+    for (const Use &Op : V->uses()) {
+      const User *U = Op.getUser();
       if (const auto *S = dyn_cast<StoreInst>(U)) {
         if (S->getValueOperand() == V || !S->isSimple())
           return false;
@@ -111,6 +134,25 @@ bool writeOnly(const Value *Base) {
       }
       if (isa<ICmpInst>(U))
         continue;
+      if (const auto *CB = dyn_cast<CallBase>(U)) {
+        if (const auto *II = dyn_cast<IntrinsicInst>(CB)) {
+          // llvm.masked.store(value, ptr, align, mask) and
+          // llvm.masked.scatter(value, ptrs, align, mask): V as the address.
+          if ((II->getIntrinsicID() == Intrinsic::masked_store ||
+               II->getIntrinsicID() == Intrinsic::masked_scatter) &&
+              Op.getOperandNo() == 1)
+            continue;
+          return false;
+        }
+        const Function *Callee = CB->getCalledFunction();
+        if (!Callee || Callee->isDeclaration() || !Callee->hasLocalLinkage() ||
+            !CB->isArgOperand(&Op) || Callee->isVarArg())
+          return false;
+        const Argument *Param = Callee->getArg(CB->getArgOperandNo(&Op));
+        if (Seen.insert(Param).second)
+          Work.push_back(Param);
+        continue;
+      }
       if (isa<GetElementPtrInst, PHINode, SelectInst, BitCastInst>(U)) {
         if (Seen.insert(U).second)
           Work.push_back(U);
@@ -122,39 +164,88 @@ bool writeOnly(const Value *Base) {
   return true;
 }
 
-/// Whether \p F has an instruction whose ordering against non-temporal
-/// stores matters or whose effect cannot be seen: atomics, fences, calls.
-bool hasOrderingOrCalls(const Function &F) {
-  for (const BasicBlock &BB : F)
+/// Whether \p I makes earlier stores visible to other threads: a fence or
+/// an atomic of release (or stronger) ordering at system or device scope.
+bool isRelease(const Instruction &I) {
+  AtomicOrdering O = AtomicOrdering::NotAtomic;
+  SyncScope::ID Scope = SyncScope::System;
+  if (const auto *F = dyn_cast<FenceInst>(&I)) {
+    O = F->getOrdering();
+    Scope = F->getSyncScopeID();
+  } else if (const auto *S = dyn_cast<StoreInst>(&I)) {
+    O = S->getOrdering();
+    Scope = S->getSyncScopeID();
+  } else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+    O = RMW->getOrdering();
+    Scope = RMW->getSyncScopeID();
+  } else if (const auto *X = dyn_cast<AtomicCmpXchgInst>(&I)) {
+    O = X->getSuccessOrdering();
+    Scope = X->getSyncScopeID();
+  }
+  return Scope != SyncScope::SingleThread && isReleaseOrStronger(O);
+}
+
+/// Whether a call from \p CB may make earlier stores visible to another
+/// thread. Calls through the work-group context (barriers, collectives,
+/// yields: compiler/WorkGroupContext.h) run on the group's own thread;
+/// intrinsics only compute or touch memory; functions of the module are
+/// looked into; anything else (a runtime helper) may.
+bool callMayRelease(const CallBase &CB, const Argument *Context,
+                    SmallPtrSetImpl<const Function *> &Visiting) {
+  if (CB.isInlineAsm())
+    return true;
+  const Function *Callee = CB.getCalledFunction();
+  if (!Callee) {
+    const auto *Slot = dyn_cast<LoadInst>(CB.getCalledOperand());
+    return !Slot || getUnderlyingObject(Slot->getPointerOperand()) != Context;
+  }
+  if (Callee->isIntrinsic())
+    return false;
+  if (Callee->isDeclaration())
+    return true;
+  if (!Visiting.insert(Callee).second)
+    return false; // already being looked at further up
+  for (const BasicBlock &BB : *Callee)
     for (const Instruction &I : BB) {
-      if (I.isAtomic() || isa<FenceInst>(I))
+      if (isRelease(I))
         return true;
-      if (const auto *CB = dyn_cast<CallBase>(&I)) {
-        const Function *Callee = CB->getCalledFunction();
-        if (!Callee || !Callee->isIntrinsic())
+      // The callee's context is its own parameter; look for callbacks
+      // through any of them conservatively.
+      if (const auto *C = dyn_cast<CallBase>(&I))
+        if (callMayRelease(*C, nullptr, Visiting))
           return true;
-        if (!isa<DbgInfoIntrinsic, AssumeInst, NoAliasScopeDeclInst>(I) &&
-            !I.isLifetimeStartOrEnd() &&
-            (CB->mayReadOrWriteMemory() && !CB->onlyReadsMemory()))
-          return true; // memset, memcpy, masked stores ...
-      }
     }
   return false;
 }
 
 struct NonTemporalStores : PassInfoMixin<NonTemporalStores> {
-  PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
+  PreservedAnalyses run(Function &F, FunctionAnalysisManager &FAM) {
     Module &M = *F.getParent();
     if (F.isDeclaration() || !F.getName().starts_with("wg_") ||
-        F.arg_size() != 2 || !Triple(M.getTargetTriple()).isX86() ||
-        hasOrderingOrCalls(F))
+        F.arg_size() != 2 || !Triple(M.getTargetTriple()).isX86())
       return PreservedAnalyses::all();
     const DataLayout &DL = M.getDataLayout();
-    const Argument *Args = F.getArg(0);
-    SmallVector<StoreInst *, 16> Stores;
+    const Argument *Args = F.getArg(0), *Context = F.getArg(1);
+    struct Candidate {
+      StoreInst *S;
+      int Arg;
+    };
+    SmallVector<Candidate, 16> Stores;
+    SmallVector<Instruction *, 8> Releases;
     SmallDenseMap<const Value *, bool> WriteOnly;
+    SmallPtrSet<const Function *, 8> Visiting;
     for (BasicBlock &BB : F)
       for (Instruction &I : BB) {
+        if (isRelease(I)) {
+          Releases.push_back(&I);
+          continue;
+        }
+        if (auto *CB = dyn_cast<CallBase>(&I)) {
+          Visiting.clear();
+          if (callMayRelease(*CB, Context, Visiting))
+            Releases.push_back(&I);
+          continue;
+        }
         auto *S = dyn_cast<StoreInst>(&I);
         if (!S || !S->isSimple())
           continue;
@@ -166,48 +257,77 @@ struct NonTemporalStores : PassInfoMixin<NonTemporalStores> {
             Bytes != DL.getTypeAllocSize(VT).getFixedValue())
           continue;
         const Value *Base = getUnderlyingObject(S->getPointerOperand());
-        if (!isArgumentValue(Base, Args))
+        int Arg = argumentIndex(Base, Args, DL);
+        if (Arg < 0)
           continue;
         auto [It, New] = WriteOnly.try_emplace(Base, false);
         if (New)
           It->second = writeOnly(Base);
         if (It->second)
-          Stores.push_back(S);
+          Stores.push_back({S, Arg});
       }
     if (Stores.empty())
       return PreservedAnalyses::all();
+    // A release in a loop that also stores non-temporally would drain the
+    // write-combining buffers on every iteration.
+    if (!Releases.empty()) {
+      LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+      for (Instruction *R : Releases)
+        if (Loop *L = LI.getLoopFor(R->getParent()))
+          for (const Candidate &Cand : Stores)
+            if (L->contains(Cand.S))
+              return PreservedAnalyses::all();
+    }
 
-    // The launch's work-item count, from the context (the second argument).
     LLVMContext &C = F.getContext();
     Type *I64 = Type::getInt64Ty(C);
     IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
-    Value *Items = nullptr;
-    for (unsigned D = 0; D < 3; ++D) {
-      Value *P = B.CreateConstInBoundsGEP1_64(
-          B.getInt8Ty(), F.getArg(1),
-          offsetof(WorkGroupContext, GlobalSize) + D * sizeof(size_t));
+    auto ContextField = [&](size_t Offset) {
+      Value *P =
+          B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), F.getArg(1), Offset);
       auto *L = B.CreateAlignedLoad(I64, P, Align(8));
       L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(C, {}));
-      Items = Items ? B.CreateMul(Items, L) : L;
-    }
-    // Whether the launch writes at least nonTemporalMinBytes() through a
-    // store of Elem-byte elements.
-    SmallDenseMap<uint64_t, Value *> LargeFor;
-    auto ElemBytes = [&](StoreInst *S) {
-      Type *T = S->getValueOperand()->getType()->getScalarType();
-      return std::max<uint64_t>(1, DL.getTypeStoreSize(T).getFixedValue());
+      return L;
     };
-    for (StoreInst *S : Stores) {
-      uint64_t Elem = ElemBytes(S);
-      Value *&L = LargeFor[Elem];
-      if (L)
-        continue;
-      L = B.CreateICmpUGE(Items,
-                          ConstantInt::get(I64, nonTemporalMinBytes() / Elem));
+    // The launch's work-item count and its large buffer arguments, from the
+    // context (the second argument).
+    Value *Items = nullptr;
+    for (unsigned D = 0; D < 3; ++D) {
+      Value *N = ContextField(offsetof(WorkGroupContext, GlobalSize) +
+                              D * sizeof(size_t));
+      Items = Items ? B.CreateMul(Items, N) : N;
     }
+    Value *StreamArgs = ContextField(offsetof(WorkGroupContext, StreamArgs));
+    // Whether stores of Elem-byte elements into argument Arg go past the
+    // last-level cache: the argument is a large buffer, or the launch has
+    // streamingStoreMinBytes() / Elem work-items.
+    SmallDenseMap<uint64_t, Value *> ManyItems;
+    SmallDenseMap<std::pair<uint64_t, int>, Value *> LargeFor;
+    auto Large = [&](StoreInst *S, int Arg) {
+      Type *T = S->getValueOperand()->getType()->getScalarType();
+      uint64_t Elem =
+          std::max<uint64_t>(1, DL.getTypeStoreSize(T).getFixedValue());
+      Value *&L = LargeFor[{Elem, Arg}];
+      if (L)
+        return L;
+      Value *&Many = ManyItems[Elem];
+      if (!Many)
+        Many = B.CreateICmpUGE(
+            Items, ConstantInt::get(I64, streamingStoreMinBytes() / Elem));
+      L = Many;
+      if (Arg < 64) {
+        Value *Bit = B.CreateAnd(B.CreateLShr(StreamArgs, Arg),
+                                 ConstantInt::get(I64, 1));
+        L = B.CreateOr(Many, B.CreateICmpNE(Bit, ConstantInt::get(I64, 0)));
+      }
+      return L;
+    };
+    for (const Candidate &Cand : Stores)
+      Large(Cand.S, Cand.Arg);
     MDNode *NT = MDNode::get(
         C, ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), 1)));
-    for (StoreInst *S : Stores) {
+    for (const Candidate &Cand : Stores) {
+      StoreInst *S = Cand.S;
       uint64_t Bytes =
           DL.getTypeStoreSize(S->getValueOperand()->getType()).getFixedValue();
       IRBuilder<> SB(S);
@@ -216,14 +336,18 @@ struct NonTemporalStores : PassInfoMixin<NonTemporalStores> {
           SB.CreateICmpEQ(SB.CreateAnd(Addr, ConstantInt::get(I64, Bytes - 1)),
                           ConstantInt::get(I64, 0));
       Instruction *Then = nullptr, *Else = nullptr;
-      SplitBlockAndInsertIfThenElse(
-          SB.CreateAnd(LargeFor[ElemBytes(S)], Aligned), S, &Then, &Else);
+      SplitBlockAndInsertIfThenElse(SB.CreateAnd(Large(S, Cand.Arg), Aligned),
+                                    S, &Then, &Else);
       auto *Stream = cast<StoreInst>(S->clone());
       Stream->insertBefore(Then);
       Stream->setAlignment(Align(Bytes));
       Stream->setMetadata(LLVMContext::MD_nontemporal, NT);
       S->moveBefore(Else);
     }
+    // Earlier non-temporal stores become visible before each release.
+    Function *SFence = Intrinsic::getDeclaration(&M, Intrinsic::x86_sse_sfence);
+    for (Instruction *R : Releases)
+      CallInst::Create(SFence, "", R);
     return PreservedAnalyses::none();
   }
 };

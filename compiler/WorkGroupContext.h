@@ -84,6 +84,10 @@ struct WorkGroupContext {
   /// whose address escapes live there, so generic pointers into
   /// [Scratch, ScratchEnd) are private too (to_private, get_fence).
   void *ScratchEnd;
+  /// Bit i set: kernel argument i (i < 64) is a buffer of at least
+  /// compiler::streamingStoreMinBytes() bytes, whose full vector stores may
+  /// bypass the cache (compiler/NonTemporalStores.cpp).
+  uint64_t StreamArgs;
 };
 
 /// work_group_* functions (OpenCL C 2.0, 6.13.15), as CollectiveOp kinds.
@@ -144,6 +148,7 @@ static_assert(offsetof(WorkGroupContext, Scratch) == 32 * sizeof(size_t));
 static_assert(offsetof(WorkGroupContext, GroupCollective) ==
               33 * sizeof(size_t));
 static_assert(offsetof(WorkGroupContext, ScratchEnd) == 34 * sizeof(size_t));
+static_assert(offsetof(WorkGroupContext, StreamArgs) == 35 * sizeof(size_t));
 
 /// For kernels with barriers (KernelInfo::PerWorkItem) the same signature
 /// runs one work-item: the one at Ctx->LocalId.

@@ -311,6 +311,8 @@ cl_int Kernel::enqueue(CommandQueue *Q, cl_command_type Type, const NDRange &R,
                             " names a memory object that was released",
                         context());
           P = M->data();
+          if (I < 64 && M->size() >= compiler::streamingStoreMinBytes())
+            J.StreamArgs |= uint64_t(1) << I;
           L->Buffers.push_back(MemRef(M));
         } else {
           P = V.SvmPtr; // clSetKernelArgSVMPointer (null otherwise)

@@ -111,6 +111,7 @@ struct Participant {
     C.LocalMem = Local;
     C.LocalEnd = Local + J.localMemBytes();
     C.SubGroupSize = J.SubGroupSize;
+    C.StreamArgs = J.StreamArgs;
     if (J.RegionScratch) {
       size_t Bytes = J.RegionScratch * J.Local[0] * J.Local[1] * J.Local[2];
       C.Scratch = ThreadScratch.get(Bytes);

@@ -45,6 +45,8 @@ struct NDRangeJob {
   /// __local arguments: (argument index, bytes). Their Args entries are
   /// replaced per thread by a pointer to the thread's block.
   std::vector<std::pair<unsigned, size_t>> LocalArgs;
+  /// WorkGroupContext::StreamArgs: the large buffer arguments.
+  uint64_t StreamArgs = 0;
 
   size_t numGroups(unsigned D) const {
     return (Global[D] + Local[D] - 1) / Local[D];

@@ -100,3 +100,77 @@ TEST_CASE("5.10: streaming kernels over buffers larger than the cache give "
     B = Got;
   }
 }
+
+namespace {
+// Each group takes the next chunk from a counter, writes it (out, write-only:
+// streaming stores once out is larger than the cache), publishes it with a
+// fence and a flag, then waits for the chunk before its own and checks it
+// through src, the same buffer under another argument. Chunks are taken in
+// increasing order, so the group waited for has started and publishes
+// without waiting itself: no deadlock in any order of groups.
+const char *Chain = R"(
+#define WG 256
+kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void chain(global const int *restrict in, global int *out,
+           global const int *src, volatile global int *counter,
+           volatile global int *flags, global int *wrong, int k) {
+  local int chunk_l;
+  int lid = get_local_id(0);
+  if (lid == 0)
+    chunk_l = atomic_inc(counter);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int c = chunk_l;
+  int base = c * WG * k;
+  for (int j = 0; j < k; ++j)
+    out[base + j * WG + lid] = in[base + j * WG + lid] * 3 + 1;
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  if (lid == 0) {
+    write_mem_fence(CLK_GLOBAL_MEM_FENCE);
+    atomic_xchg(&flags[c], 1);
+    if (c > 0) {
+      while (atomic_or(&flags[c - 1], 0) == 0)
+        ;
+      read_mem_fence(CLK_GLOBAL_MEM_FENCE);
+    }
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  if (c > 0) {
+    int prev = base - WG * k, bad = 0;
+    for (int j = 0; j < k; ++j)
+      bad += src[prev + j * WG + lid] != in[prev + j * WG + lid] * 3 + 1;
+    if (bad)
+      atomic_add(wrong, bad);
+  }
+}
+)";
+} // namespace
+
+TEST_CASE("6.15.12.9, 5.10: a work-group that publishes with a fence and a flag "
+          "after streaming stores makes them visible to the group that "
+          "acquires the flag",
+          "[kernel][streaming]") {
+  sched::Env E;
+  const int WG = 256, K = 16;
+  // At least twice the last-level cache, at most 128 MiB, whole chunks.
+  size_t N = std::min(2 * lastLevelCache(), size_t(128) << 20) / 4;
+  int Chunks = int(std::max<size_t>(N / (WG * K), 2));
+  N = size_t(Chunks) * WG * K;
+  std::vector<int> In(N);
+  for (size_t I = 0; I < N; ++I)
+    In[I] = int(I % 100003);
+  cl_mem BIn = E.buffer(In), BOut = E.buffer(std::vector<int>(N, -1));
+  cl_mem BCounter = E.buffer(std::vector<int>(1, 0));
+  cl_mem BFlags = E.buffer(std::vector<int>(Chunks, 0));
+  cl_mem BWrong = E.buffer(std::vector<int>(1, 0));
+  cl_program P = E.build(Chain);
+  E.launch(P, "chain", size_t(Chunks) * WG, WG, BIn, BOut, BOut, BCounter,
+           BFlags, BWrong, K);
+  CHECK(E.read<int>(BWrong, 1)[0] == 0);
+  std::vector<int> Out = E.read<int>(BOut, N);
+  size_t Bad = N;
+  for (size_t I = 0; I < N && Bad == N; ++I)
+    if (Out[I] != In[I] * 3 + 1)
+      Bad = I;
+  INFO("first wrong element " << Bad << " of " << N);
+  CHECK(Bad == N);
+}
