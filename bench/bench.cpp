@@ -638,7 +638,9 @@ public:
         Best = T, BestK = Choice;
     }
     configure(BestK);
-    Note += "k = " + std::to_string(K) + " (fastest of 8-256)";
+    Note += "k = " + std::to_string(K) + " (fastest of " +
+            std::to_string(KChoices[0]) + "-" +
+            std::to_string(std::end(KChoices)[-1]) + ")";
   }
   double run() override {
     size_t L = 256, G = size_t(Chunks) * 256, GN = size_t(N);

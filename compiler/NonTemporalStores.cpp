@@ -39,9 +39,13 @@
 // a kernel that publishes to other work-groups (a look-back scan: a flag
 // set with an atomic after a fence) needs the stores visible before the
 // release, so an sfence goes right before each release fence, release
-// atomic and call that may contain one. Barriers and collectives are calls
-// through the work-group context that stay on the group's own thread and
-// order nothing for other threads, so they need none. A release inside a
+// atomic and call that may contain one. A seq_cst fence is an mfence on
+// x86, which orders non-temporal stores itself, so it needs none, and
+// neither does a release right after it or another sfence with no store in
+// between (OpenCL 1.2's write_mem_fence + atomic_xchg). Barriers and
+// collectives are calls through the work-group context that stay on the
+// group's own thread and order nothing for other threads, so they need
+// none. A release inside a
 // loop that also holds a non-temporal store would drain the buffers on
 // every iteration: such functions keep ordinary stores.
 
@@ -183,6 +187,32 @@ bool isRelease(const Instruction &I) {
     Scope = X->getSyncScopeID();
   }
   return Scope != SyncScope::SingleThread && isReleaseOrStronger(O);
+}
+
+/// Whether \p I is a seq_cst fence at system scope: an mfence on x86, which
+/// orders non-temporal stores as well.
+bool isMFence(const Instruction &I) {
+  const auto *F = dyn_cast<FenceInst>(&I);
+  return F && F->getOrdering() == AtomicOrdering::SequentiallyConsistent &&
+         F->getSyncScopeID() == SyncScope::System;
+}
+
+/// Whether \p I needs no sfence before it: it is an mfence, or an mfence or
+/// sfence comes before it in its block with no instruction writing memory
+/// in between.
+bool drainedBefore(const Instruction &I) {
+  if (isMFence(I))
+    return true;
+  for (const Instruction *P = I.getPrevNode(); P; P = P->getPrevNode()) {
+    if (isMFence(*P))
+      return true;
+    if (const auto *II = dyn_cast<IntrinsicInst>(P))
+      if (II->getIntrinsicID() == Intrinsic::x86_sse_sfence)
+        return true;
+    if (P->mayWriteToMemory())
+      return false;
+  }
+  return false;
 }
 
 /// Whether a call from \p CB may make earlier stores visible to another
@@ -344,10 +374,12 @@ struct NonTemporalStores : PassInfoMixin<NonTemporalStores> {
       Stream->setMetadata(LLVMContext::MD_nontemporal, NT);
       S->moveBefore(Else);
     }
-    // Earlier non-temporal stores become visible before each release.
+    // Earlier non-temporal stores become visible before each release
+    // (drainedBefore: unless it is or follows an mfence or sfence).
     Function *SFence = Intrinsic::getDeclaration(&M, Intrinsic::x86_sse_sfence);
     for (Instruction *R : Releases)
-      CallInst::Create(SFence, "", R);
+      if (!drainedBefore(*R))
+        CallInst::Create(SFence, "", R);
     return PreservedAnalyses::none();
   }
 };
