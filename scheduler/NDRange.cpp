@@ -2,7 +2,7 @@
 #include "scheduler/Collectives.h"
 #include "scheduler/Fiber.h"
 
-#include <oneapi/tbb/task_group.h>
+#include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
@@ -15,6 +15,10 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
+#define CLCPU_PAUSE() _mm_pause()
+#else
+#include <thread>
+#define CLCPU_PAUSE() std::this_thread::yield()
 #endif
 
 #if defined(__SANITIZE_THREAD__)
@@ -82,7 +86,8 @@ std::pair<void *, void *> threadStack() {
 struct LaunchState {
   NDRangeJob J;
   size_t Total = 0, Chunk = 1;
-  std::atomic<size_t> Next{0}; // first unclaimed group
+  std::atomic<size_t> Next{0};     // first unclaimed group
+  std::atomic<unsigned> Active{0}; // helpers that may touch the job
 };
 
 /// One thread's setup for a launch: its local memory and its copy of the
@@ -163,27 +168,48 @@ struct Participant {
   }
 };
 
-/// A helper thread's part. A helper that cannot set up (out of memory)
-/// claims nothing.
-void help(LaunchState *S) {
-  CLCPU_TSAN_ACQUIRE(S);
-  try {
-    Participant P(S->J);
-    P.run(*S, [] { return false; });
-  } catch (const std::bad_alloc &) {
+/// A helper thread's part. A helper counts itself active before it looks
+/// for work, so the launch waits for every helper that may still touch the
+/// job; one that starts after every group was claimed returns without
+/// touching it (only the shared state, which it co-owns). A helper that
+/// cannot set up (out of memory) claims nothing.
+void help(LaunchState &S) {
+  CLCPU_TSAN_ACQUIRE(&S);
+  S.Active.fetch_add(1, std::memory_order_seq_cst);
+  if (S.Next.load(std::memory_order_seq_cst) < S.Total) {
+    try {
+      Participant P(S.J);
+      P.run(S, [] { return false; });
+    } catch (const std::bad_alloc &) {
+    }
   }
-  CLCPU_TSAN_RELEASE(S);
+  CLCPU_TSAN_RELEASE(&S);
+  if (S.Active.fetch_sub(1, std::memory_order_seq_cst) == 1)
+    S.Active.notify_all();
 }
 
 /// The helper task. TBB hands the task object to a worker inside libtbb,
-/// which ThreadSanitizer does not see: reading the one captured pointer is
-/// left uninstrumented (as for the executor's Drainer).
+/// which ThreadSanitizer does not see: reading the captured pointer is left
+/// uninstrumented (as for the executor's Drainer).
 struct Helper {
-  LaunchState *S;
+  std::shared_ptr<LaunchState> S;
   __attribute__((no_sanitize("thread"), noinline)) void operator()() const {
-    help(S);
+    help(*S);
   }
 };
+
+/// Waits until no helper of \p S is active (every group was claimed, so no
+/// helper becomes active with work after this).
+void waitForHelpers(LaunchState &S) {
+  for (int I = 0; I < 2000; ++I) {
+    if (S.Active.load(std::memory_order_seq_cst) == 0)
+      return CLCPU_TSAN_ACQUIRE(&S);
+    CLCPU_PAUSE();
+  }
+  for (unsigned N; (N = S.Active.load(std::memory_order_seq_cst)) != 0;)
+    S.Active.wait(N, std::memory_order_seq_cst);
+  CLCPU_TSAN_ACQUIRE(&S);
+}
 
 } // namespace
 
@@ -195,8 +221,9 @@ size_t NDRangeJob::localMemBytes() const {
 }
 
 void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J) {
-  // The task group waits for every helper: the state can live here.
-  auto State = std::make_unique<LaunchState>();
+  // Shared with the helper tasks, which may start after the launch returned
+  // (and then find nothing to do).
+  auto State = std::make_shared<LaunchState>();
   LaunchState *S = State.get();
   S->J = J;
   S->Total = J.numGroups(0) * J.numGroups(1) * J.numGroups(2);
@@ -206,11 +233,9 @@ void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J) {
   size_t Chunks = (S->Total + S->Chunk - 1) / S->Chunk;
   // Set up before any helper can claim a group: if this throws, nothing ran.
   Participant Self(S->J);
-  // Helpers are tasks of a task group in the device's arena; a helper that
-  // starts after every group was claimed returns at once, and one that has
-  // not started when this thread waits is run (as a no-op) by this thread,
-  // so no task outlives the launch. A helper that cannot set up (out of
-  // memory) claims nothing. Waking a worker costs microseconds, so with many
+  // This thread (a worker draining a queue, or the host thread in clFinish)
+  // runs groups itself; Threads - 1 helper tasks enqueued in the device's
+  // arena run the rest. Waking a worker costs microseconds, so with many
   // groups helpers are called only once this thread has worked for
   // SpawnAfter and groups are left (small launches stay on one thread);
   // with few groups (each a large share of the work) at once.
@@ -220,8 +245,6 @@ void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J) {
     return;
   }
   if (S->Total > size_t(Threads) * 8) {
-    // Many groups: alone first, outside the arena (joining it from a host
-    // thread costs microseconds too).
     // One group at a time (no helper can claim yet), the clock read after
     // group 1, 2, 4, 8 ...: alone for SpawnAfter to twice that however long
     // a group takes. (A whole chunk first, 1/16 of the launch with two
@@ -239,31 +262,21 @@ void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J) {
     if (S->Next.load(std::memory_order_relaxed) >= S->Total)
       return;
   }
-  // The functor may run on a worker when this thread cannot join the arena;
-  // TBB hands it over inside uninstrumented libtbb, so tell TSan (through a
-  // static token: the closure's captures are written after any address in
-  // them could be released).
-  [[maybe_unused]] static char ArenaHandOff;
-  auto Body = [&] {
-    CLCPU_TSAN_ACQUIRE(&ArenaHandOff);
-    // Isolated: while this thread waits it runs only this launch's helpers,
-    // never another command's task.
-    tbb::this_task_arena::isolate([&] {
-      tbb::task_group TG;
-      CLCPU_TSAN_RELEASE(S);
-      for (size_t H = 0; H < Helpers; ++H)
-        TG.run(Helper{S});
-      Self.run(*S, [] { return false; });
-      TG.wait();
-      CLCPU_TSAN_ACQUIRE(S);
-    });
-    CLCPU_TSAN_RELEASE(&ArenaHandOff); // and back to the caller
-  };
-  CLCPU_TSAN_RELEASE(&ArenaHandOff);
-  Arena.execute(Body);
-  CLCPU_TSAN_ACQUIRE(&ArenaHandOff);
-  // Every group was claimed by this thread or a helper, and the task group
-  // waited for the helpers.
+  // Enqueued, not spawned: TBB wakes a sleeping worker for an enqueued task
+  // at once, while one spawned by a thread that joined the arena from
+  // outside waited about 4 ms after the workers had slept (20 ms idle, two
+  // threads), leaving the launch to this thread alone. The caller does not
+  // join the arena either: it runs its groups where it is.
+  CLCPU_TSAN_RELEASE(S);
+  for (size_t H = 0; H < Helpers; ++H)
+    Arena.enqueue(Helper{State});
+  struct WaitHelpers {
+    LaunchState &S;
+    ~WaitHelpers() { waitForHelpers(S); }
+  } Wait{*S};
+  Self.run(*S, [] { return false; });
+  // Every group is claimed; the helpers that claimed some are waited for
+  // (Wait's destructor, also if this thread's part throws).
 }
 
 } // namespace clcpu

@@ -175,6 +175,32 @@ TEST_CASE("5.10: runNDRange runs each work-group once, non-uniform sizes",
   }
 }
 
+TEST_CASE("5.10 (scheduler issue): helper tasks that start after their "
+          "launch returned claim nothing",
+          "[fiber]") {
+  // Four quick groups: the helper task is enqueued at once and this thread
+  // usually runs every group before a worker picks the task up; the launch
+  // returns without it, and the task, when it runs, must not touch the
+  // finished job (whose arguments live in this loop's iteration).
+  tbb::task_arena Arena(2);
+  for (int Launch = 0; Launch < 2000; ++Launch) {
+    NDRangeJob J;
+    J.Fn = countGroup;
+    J.Dims = 1;
+    J.Global[0] = 4;
+    J.Local[0] = 1;
+    std::vector<std::atomic<unsigned>> Hits(4);
+    std::atomic<size_t> Items{0};
+    void *Args[] = {Hits.data(), &Items};
+    J.Args = Args;
+    J.NumArgs = 2;
+    runNDRange(Arena, 2, J);
+    for (auto &H : Hits)
+      REQUIRE(H.load() == 1);
+    REQUIRE(Items.load() == 4);
+  }
+}
+
 TEST_CASE("6.13.8: fiber switch cost (prints, no assertion)",
           "[fiber][.bench]") {
   int Barriers = 200;
