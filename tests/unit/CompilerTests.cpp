@@ -288,6 +288,15 @@ kernel void scan_div(global const int *restrict in, global int *restrict out,
   CHECK(std::regex_search(
       Int, std::regex("shufflevector <(8|16) x i32> %[^,]+, <(8|16) x i32> "
                       "(zeroinitializer|<i32 0)")));
+  // The running sum travels between vector iterations splat across the
+  // lanes, the next one the incoming splat plus the broadcast last lane of
+  // this vector's scan: one add on the loop-carried path, no extract and
+  // re-broadcast through a general register.
+  CHECK(std::regex_search(Int, std::regex("scan.acc = phi <(8|16) x i32>")));
+  CHECK(std::regex_search(
+      Int, std::regex("scan.total = shufflevector <(8|16) x i32> %[^,]+, "
+                      "<(8|16) x i32> (poison|undef), <(8|16) x i32> "
+                      "<i32 (7|15), i32 (7|15)")));
   // Not a scan: the loop vectorizer's reduction, nothing of this pass.
   std::string Reduce = functionText(IR, "wg_reduce");
   INFO(Reduce);
