@@ -127,7 +127,10 @@ void barriers(global int *out, int iters) {
 // Scans of ints. A work-group of WG items handles a chunk of WG * k
 // consecutive elements, k consecutive ones per work-item: each item sums its
 // k elements, the group scans those sums (collective or local memory), then
-// each item writes its k exclusive prefixes.
+// each item writes its k exclusive prefixes. Two three-pass schemes:
+// scan-then-add (scan_blocks, scan the chunk totals, add_offsets) and
+// reduce-then-scan (reduce_blocks, scan the totals, scan_blocks_from), which
+// reads the data twice and writes it once instead of twice each.
 inline const char *const Scan = R"CLC(
 #define WG 256
 #ifdef USE_COLLECTIVES
@@ -136,6 +139,7 @@ int group_scan(int x, local int *tmp, int *total) {
   *total = work_group_broadcast(e + x, WG - 1);
   return e;
 }
+int group_sum(int x, local int *tmp) { return work_group_reduce_add(x); }
 #else
 // Hillis-Steele scan in local memory (double-buffered, 8 steps).
 int group_scan(int x, local int *tmp, int *total) {
@@ -158,38 +162,85 @@ int group_scan(int x, local int *tmp, int *total) {
   barrier(CLK_LOCAL_MEM_FENCE); // tmp may be reused right after
   return incl - x;
 }
+// Tree reduction in local memory (8 steps).
+int group_sum(int x, local int *tmp) {
+  int lid = get_local_id(0);
+  tmp[lid] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int o = WG / 2; o > 0; o >>= 1) {
+    if (lid < o)
+      tmp[lid] += tmp[lid + o];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  int total = tmp[0];
+  barrier(CLK_LOCAL_MEM_FENCE); // tmp may be reused right after
+  return total;
+}
 #endif
 
-// Pass 1 (and 2): exclusive scan of each chunk into out, chunk totals into
-// sums[group].
-kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void scan_blocks(global const int *restrict in, global int *restrict out,
-                 global int *restrict sums, int n, int k) {
-  local int tmp[2 * WG];
-  int lid = get_local_id(0);
-  int base = get_group_id(0) * WG * k + lid * k;
+// The sum of the work-item's k elements from base.
+int item_sum(global const int *restrict in, int base, int n, int k) {
   int s = 0;
   for (int j = 0; j < k; ++j)
     if (base + j < n)
       s += in[base + j];
-  int total;
-  int pre = group_scan(s, tmp, &total);
+  return s;
+}
+
+// The work-item's k exclusive prefixes, the first one pre.
+void item_prefixes(global const int *restrict in, global int *restrict out,
+                   int base, int n, int k, int pre) {
   for (int j = 0; j < k; ++j)
     if (base + j < n) {
       int v = in[base + j];
       out[base + j] = pre;
       pre += v;
     }
-  if (lid == 0)
+}
+
+// Scan-then-add pass 1 (and either scheme's pass 2): exclusive scan of each
+// chunk into out, chunk totals into sums[group].
+kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void scan_blocks(global const int *restrict in, global int *restrict out,
+                 global int *restrict sums, int n, int k) {
+  local int tmp[2 * WG];
+  int base = (get_group_id(0) * WG + get_local_id(0)) * k;
+  int total;
+  int pre = group_scan(item_sum(in, base, n, k), tmp, &total);
+  item_prefixes(in, out, base, n, k, pre);
+  if (get_local_id(0) == 0)
     sums[get_group_id(0)] = total;
 }
 
-// Pass 3: add the scanned chunk totals.
+// Scan-then-add pass 3: add the scanned chunk totals.
 kernel void add_offsets(global int *out, global const int *offsets, int chunk,
                         int n) {
   int i = get_global_id(0);
   if (i < n)
     out[i] += offsets[i / chunk];
+}
+
+// Reduce-then-scan pass 1: chunk totals into sums[group].
+kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void reduce_blocks(global const int *restrict in, global int *restrict sums,
+                   int n, int k) {
+  local int tmp[WG];
+  int base = (get_group_id(0) * WG + get_local_id(0)) * k;
+  int total = group_sum(item_sum(in, base, n, k), tmp);
+  if (get_local_id(0) == 0)
+    sums[get_group_id(0)] = total;
+}
+
+// Reduce-then-scan pass 3: exclusive scan of each chunk into out, starting
+// from the chunk's scanned total.
+kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void scan_blocks_from(global const int *restrict in, global int *restrict out,
+                      global const int *restrict offsets, int n, int k) {
+  local int tmp[2 * WG];
+  int base = (get_group_id(0) * WG + get_local_id(0)) * k;
+  int total;
+  int pre = group_scan(item_sum(in, base, n, k), tmp, &total);
+  item_prefixes(in, out, base, n, k, pre + offsets[get_group_id(0)]);
 }
 
 // Single-pass scan with decoupled look-back (OpenCL 1.2 atomics). Groups
@@ -209,13 +260,9 @@ void scan_lookback(global const int *restrict in, global int *restrict out,
     chunk_l = atomic_inc(counter);
   barrier(CLK_LOCAL_MEM_FENCE);
   int c = chunk_l;
-  int base = c * WG * k + lid * k;
-  int s = 0;
-  for (int j = 0; j < k; ++j)
-    if (base + j < n)
-      s += in[base + j];
+  int base = (c * WG + lid) * k;
   int total;
-  int pre = group_scan(s, tmp, &total);
+  int pre = group_scan(item_sum(in, base, n, k), tmp, &total);
   if (lid == 0) {
     int prefix = 0;
     if (c == 0) {
@@ -246,13 +293,7 @@ void scan_lookback(global const int *restrict in, global int *restrict out,
     prefix_l = prefix;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  pre += prefix_l;
-  for (int j = 0; j < k; ++j)
-    if (base + j < n) {
-      int v = in[base + j];
-      out[base + j] = pre;
-      pre += v;
-    }
+  item_prefixes(in, out, base, n, k, pre + prefix_l);
 }
 )CLC";
 

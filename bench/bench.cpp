@@ -588,11 +588,15 @@ private:
 // Exclusive scan of N ints: three passes with work-group collectives (or,
 // without them, the local-memory group scan), three passes with the local
 // memory group scan, or one pass with decoupled look-back. Each work-item
-// scans k consecutive ints, a group 256 * k. The best k differs between
+// scans k consecutive ints, a group 256 * k. The three-pass scans run either
+// scheme: scan-then-add (scan the chunks, scan their totals, add those to
+// every element) or reduce-then-scan (sum the chunks, scan the totals, scan
+// the chunks from them). The best k and scheme differ between
 // implementations (a vectorizing compiler wants long per-item loops, a
-// scalar one short ones), so each platform runs its own fastest k of
-// KChoices, found in setUp (best of 3 runs each) and named in the note:
-// "PoCL's best scan" is PoCL's best k.
+// scalar one short ones; reduce-then-scan moves less memory but has more
+// group steps), so each platform runs its own fastest combination, found in
+// setUp (best of 3 runs each) and named in the note: "PoCL's best scan" is
+// PoCL's best k and scheme.
 class ScanBench : public Bench {
 public:
   enum Kind { Collective, Local, LookBack };
@@ -626,21 +630,34 @@ public:
       KBlocks = kernel(Pr, "scan_blocks");
       KSums = kernel(Pr, "scan_blocks");
       KAdd = kernel(Pr, "add_offsets");
+      KReduce = kernel(Pr, "reduce_blocks");
+      KFrom = kernel(Pr, "scan_blocks_from");
     }
     double Best = 0;
     int BestK = KChoices[0];
-    for (int Choice : KChoices) {
-      configure(Choice);
-      double T = run();
-      for (int R = 0; R < 2; ++R)
-        T = std::min(T, run());
-      if (Best == 0 || T < Best)
-        Best = T, BestK = Choice;
+    bool BestRts = false;
+    for (bool Rts : {false, true}) {
+      if (Rts && Which == LookBack)
+        break;
+      for (int Choice : KChoices) {
+        configure(Choice, Rts);
+        double T = run();
+        for (int R = 0; R < 2; ++R)
+          T = std::min(T, run());
+        if (Best == 0 || T < Best)
+          Best = T, BestK = Choice, BestRts = Rts;
+      }
     }
-    configure(BestK);
-    Note += "k = " + std::to_string(K) + " (fastest of " +
-            std::to_string(KChoices[0]) + "-" +
-            std::to_string(std::end(KChoices)[-1]) + ")";
+    configure(BestK, BestRts);
+    std::string Range = std::to_string(KChoices[0]) + "-" +
+                        std::to_string(std::end(KChoices)[-1]);
+    if (Which == LookBack)
+      Note += "k = " + std::to_string(K) + " (fastest of " + Range + ")";
+    else
+      Note +=
+          std::string(ReduceThenScan ? "reduce-then-scan" : "scan-then-add") +
+          ", k = " + std::to_string(K) + " (fastest of 2 schemes x k " + Range +
+          ")";
   }
   double run() override {
     size_t L = 256, G = size_t(Chunks) * 256, GN = size_t(N);
@@ -654,6 +671,10 @@ public:
                                 size_t(Chunks) * 4, 0, nullptr, nullptr),
             "clEnqueueFillBuffer");
       launch(KLook, 1, &G, &L);
+    } else if (ReduceThenScan) {
+      launch(KReduce, 1, &G, &L);
+      launch(KSums, 1, &L, &L);
+      launch(KFrom, 1, &G, &L);
     } else {
       launch(KBlocks, 1, &G, &L);
       launch(KSums, 1, &L, &L);
@@ -677,19 +698,23 @@ private:
   static constexpr int KChoices[] = {8, 16, 32, 64, 128, 256};
   Kind Which;
   int N, K = 0, Chunks = 0;
+  bool ReduceThenScan = false;
   std::vector<int> In;
   cl_mem BIn = nullptr, BOut = nullptr, BCounter = nullptr, BFlags = nullptr,
          BAggs = nullptr, BIncls = nullptr, BSums = nullptr, BOffsets = nullptr,
          BDummy = nullptr;
-  cl_kernel KBlocks = nullptr, KSums = nullptr, KAdd = nullptr, KLook = nullptr;
+  cl_kernel KBlocks = nullptr, KSums = nullptr, KAdd = nullptr, KLook = nullptr,
+            KReduce = nullptr, KFrom = nullptr;
 
   int chunks(int PerItem) const {
     int Chunk = 256 * PerItem;
     return (N + Chunk - 1) / Chunk;
   }
-  // k ints per work-item: the chunk count and the kernels' arguments.
-  void configure(int PerItem) {
+  // k ints per work-item and the three-pass scheme: the chunk count and the
+  // kernels' arguments.
+  void configure(int PerItem, bool Rts) {
     K = PerItem;
+    ReduceThenScan = Rts;
     Chunks = chunks(K);
     if (Which == LookBack) {
       args(KLook, BIn, BOut, N, K, BCounter, BFlags, BAggs, BIncls);
@@ -699,6 +724,8 @@ private:
     args(KBlocks, BIn, BOut, BSums, N, K);
     args(KSums, BSums, BOffsets, BDummy, Chunks, SumsPerItem);
     args(KAdd, BOut, BOffsets, Chunk, N);
+    args(KReduce, BIn, BSums, N, K);
+    args(KFrom, BIn, BOut, BOffsets, N, K);
   }
 };
 
