@@ -81,6 +81,29 @@ void countGroup(void **Args, const WorkGroupContext *C) {
   Items->fetch_add(C->LocalSize[0] * C->LocalSize[1] * C->LocalSize[2]);
 }
 
+/// Runs countGroup over a 2D NDRange on two threads; checks that each group
+/// ran once and every work-item was counted.
+void checkEachGroupOnce(tbb::task_arena &Arena, size_t G0, size_t L0, size_t G1,
+                        size_t L1) {
+  NDRangeJob J;
+  J.Fn = countGroup;
+  J.Dims = 2;
+  J.Global[0] = G0;
+  J.Local[0] = L0;
+  J.Global[1] = G1;
+  J.Local[1] = L1;
+  size_t Groups = J.numGroups(0) * J.numGroups(1);
+  std::vector<std::atomic<unsigned>> Hits(Groups);
+  std::atomic<size_t> Items{0};
+  void *Args[] = {Hits.data(), &Items};
+  J.Args = Args;
+  J.NumArgs = 2;
+  runNDRange(Arena, 2, J);
+  for (auto &H : Hits)
+    REQUIRE(H.load() == 1);
+  REQUIRE(Items.load() == G0 * G1);
+}
+
 } // namespace
 
 TEST_CASE("6.13.8: every work-item reaches each barrier before any passes it",
@@ -154,25 +177,8 @@ TEST_CASE("5.10: runNDRange runs each work-group once, non-uniform sizes",
         {100, 16, 1, 1},
         {1000, 7, 3, 2},
         {4096, 1, 5, 5},
-        {65, 64, 9, 4}}) {
-    NDRangeJob J;
-    J.Fn = countGroup;
-    J.Dims = 2;
-    J.Global[0] = G0;
-    J.Local[0] = L0;
-    J.Global[1] = G1;
-    J.Local[1] = L1;
-    size_t Groups = J.numGroups(0) * J.numGroups(1);
-    std::vector<std::atomic<unsigned>> Hits(Groups);
-    std::atomic<size_t> Items{0};
-    void *Args[] = {Hits.data(), &Items};
-    J.Args = Args;
-    J.NumArgs = 2;
-    runNDRange(Arena, 2, J);
-    for (auto &H : Hits)
-      CHECK(H.load() == 1);
-    CHECK(Items.load() == G0 * G1);
-  }
+        {65, 64, 9, 4}})
+    checkEachGroupOnce(Arena, G0, L0, G1, L1);
 }
 
 TEST_CASE("5.10 (scheduler issue): helper tasks that start after their "
@@ -183,22 +189,8 @@ TEST_CASE("5.10 (scheduler issue): helper tasks that start after their "
   // returns without it, and the task, when it runs, must not touch the
   // finished job (whose arguments live in this loop's iteration).
   tbb::task_arena Arena(2);
-  for (int Launch = 0; Launch < 2000; ++Launch) {
-    NDRangeJob J;
-    J.Fn = countGroup;
-    J.Dims = 1;
-    J.Global[0] = 4;
-    J.Local[0] = 1;
-    std::vector<std::atomic<unsigned>> Hits(4);
-    std::atomic<size_t> Items{0};
-    void *Args[] = {Hits.data(), &Items};
-    J.Args = Args;
-    J.NumArgs = 2;
-    runNDRange(Arena, 2, J);
-    for (auto &H : Hits)
-      REQUIRE(H.load() == 1);
-    REQUIRE(Items.load() == 4);
-  }
+  for (int Launch = 0; Launch < 2000; ++Launch)
+    checkEachGroupOnce(Arena, 4, 1, 1, 1);
 }
 
 TEST_CASE("6.13.8: fiber switch cost (prints, no assertion)",
