@@ -1,4 +1,5 @@
 #include "scheduler/Executor.h"
+#include "scheduler/SyncHints.h"
 
 #include <oneapi/tbb/global_control.h>
 
@@ -8,23 +9,6 @@
 #include <map>
 #include <memory>
 #include <thread>
-
-#if defined(__SANITIZE_THREAD__)
-#include <sanitizer/tsan_interface.h>
-// libtbb is not instrumented: tell TSan about the hand-offs it performs.
-#define CLCPU_TSAN_RELEASE(Addr) __tsan_release(Addr)
-#define CLCPU_TSAN_ACQUIRE(Addr) __tsan_acquire(Addr)
-#else
-#define CLCPU_TSAN_RELEASE(Addr) ((void)0)
-#define CLCPU_TSAN_ACQUIRE(Addr) ((void)0)
-#endif
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define CLCPU_PAUSE() _mm_pause()
-#else
-#define CLCPU_PAUSE() std::this_thread::yield()
-#endif
 
 namespace clcpu {
 namespace {

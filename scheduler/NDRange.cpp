@@ -1,6 +1,7 @@
 #include "scheduler/NDRange.h"
 #include "scheduler/Collectives.h"
 #include "scheduler/Fiber.h"
+#include "scheduler/SyncHints.h"
 
 #include <oneapi/tbb/task_arena.h>
 
@@ -12,24 +13,6 @@
 #include <new>
 #include <pthread.h>
 #include <tuple>
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define CLCPU_PAUSE() _mm_pause()
-#else
-#include <thread>
-#define CLCPU_PAUSE() std::this_thread::yield()
-#endif
-
-#if defined(__SANITIZE_THREAD__)
-#include <sanitizer/tsan_interface.h>
-// libtbb is not instrumented: tell TSan about the hand-offs to helpers.
-#define CLCPU_TSAN_RELEASE(Addr) __tsan_release(Addr)
-#define CLCPU_TSAN_ACQUIRE(Addr) __tsan_acquire(Addr)
-#else
-#define CLCPU_TSAN_RELEASE(Addr) ((void)0)
-#define CLCPU_TSAN_ACQUIRE(Addr) ((void)0)
-#endif
 
 namespace clcpu {
 
@@ -198,9 +181,13 @@ struct Helper {
   }
 };
 
-/// Waits until no helper of \p S is active (every group was claimed, so no
-/// helper becomes active with work after this).
+/// Waits until no helper of \p S is active. Every group is claimed first
+/// (already so unless the caller's part threw), so no helper that starts
+/// later touches the job.
 void waitForHelpers(LaunchState &S) {
+  for (size_t N = S.Next.load();
+       N < S.Total && !S.Next.compare_exchange_weak(N, S.Total);) {
+  }
   for (int I = 0; I < 2000; ++I) {
     if (S.Active.load(std::memory_order_seq_cst) == 0)
       return CLCPU_TSAN_ACQUIRE(&S);
@@ -275,8 +262,8 @@ void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J) {
     ~WaitHelpers() { waitForHelpers(S); }
   } Wait{*S};
   Self.run(*S, [] { return false; });
-  // Every group is claimed; the helpers that claimed some are waited for
-  // (Wait's destructor, also if this thread's part throws).
+  // Every group is claimed; Wait's destructor waits for the helpers that
+  // claimed some (and, if this thread's part threw, claims what is left).
 }
 
 } // namespace clcpu
