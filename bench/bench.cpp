@@ -588,18 +588,20 @@ private:
 // Exclusive scan of N ints: three passes with work-group collectives (or,
 // without them, the local-memory group scan), three passes with the local
 // memory group scan, or one pass with decoupled look-back. Each work-item
-// scans k consecutive ints, a group 256 * k. The three-pass scans run either
-// scheme: scan-then-add (scan the chunks, scan their totals, add those to
-// every element) or reduce-then-scan (sum the chunks, scan the totals, scan
-// the chunks from them). The best k and scheme differ between
-// implementations (a vectorizing compiler wants long per-item loops, a
-// scalar one short ones; reduce-then-scan moves less memory but has more
-// group steps), so each platform runs its own fastest combination, found in
-// setUp (best of 3 runs each) and named in the note: "PoCL's best scan" is
-// PoCL's best k and scheme.
+// scans k consecutive ints, a group 256 * k. The three-pass scans run one of
+// three schemes: scan-then-add (scan the chunks, scan their totals, add
+// those to every element), reduce-then-scan (sum the chunks, scan the
+// totals, scan the chunks from them), or reduce-then-scan keeping each
+// work-item's sum from the first pass for the last. The best k and scheme
+// differ between implementations (a vectorizing compiler wants long
+// per-item loops, a scalar one short ones; reduce-then-scan moves less
+// memory but has more group steps), so each platform runs its own fastest
+// combination, found in setUp (best of 3 runs each) and named in the note:
+// "PoCL's best scan" is PoCL's best k and scheme.
 class ScanBench : public Bench {
 public:
   enum Kind { Collective, Local, LookBack };
+  enum Scheme { ScanThenAdd, ReduceThenScan, ReduceKeepThenScan };
   ScanBench(Platform &P, Kind Which, int N) : Bench(P), Which(Which), N(N) {}
   void setUp() override {
     In.resize(N);
@@ -625,6 +627,7 @@ public:
       KLook = kernel(Pr, "scan_lookback");
     } else {
       BSums = buffer(size_t(MaxChunks) * 4);
+      BItemSums = buffer(size_t(MaxChunks) * 256 * 4);
       BOffsets = buffer(size_t(MaxChunks) * 4);
       BDummy = buffer(4);
       KBlocks = kernel(Pr, "scan_blocks");
@@ -632,32 +635,32 @@ public:
       KAdd = kernel(Pr, "add_offsets");
       KReduce = kernel(Pr, "reduce_blocks");
       KFrom = kernel(Pr, "scan_blocks_from");
+      KReduceKeep = kernel(Pr, "reduce_blocks_keep");
+      KKept = kernel(Pr, "scan_blocks_kept");
     }
     double Best = 0;
     int BestK = KChoices[0];
-    bool BestRts = false;
-    for (bool Rts : {false, true}) {
-      if (Rts && Which == LookBack)
+    Scheme BestScheme = ScanThenAdd;
+    for (Scheme Sc : {ScanThenAdd, ReduceThenScan, ReduceKeepThenScan}) {
+      if (Sc != ScanThenAdd && Which == LookBack)
         break;
       for (int Choice : KChoices) {
-        configure(Choice, Rts);
+        configure(Choice, Sc);
         double T = run();
         for (int R = 0; R < 2; ++R)
           T = std::min(T, run());
         if (Best == 0 || T < Best)
-          Best = T, BestK = Choice, BestRts = Rts;
+          Best = T, BestK = Choice, BestScheme = Sc;
       }
     }
-    configure(BestK, BestRts);
+    configure(BestK, BestScheme);
     std::string Range = std::to_string(KChoices[0]) + "-" +
                         std::to_string(std::end(KChoices)[-1]);
     if (Which == LookBack)
       Note += "k = " + std::to_string(K) + " (fastest of " + Range + ")";
     else
-      Note +=
-          std::string(ReduceThenScan ? "reduce-then-scan" : "scan-then-add") +
-          ", k = " + std::to_string(K) + " (fastest of 2 schemes x k " + Range +
-          ")";
+      Note += std::string(schemeName(Sc)) + ", k = " + std::to_string(K) +
+              " (fastest of 3 schemes x k " + Range + ")";
   }
   double run() override {
     size_t L = 256, G = size_t(Chunks) * 256, GN = size_t(N);
@@ -671,10 +674,14 @@ public:
                                 size_t(Chunks) * 4, 0, nullptr, nullptr),
             "clEnqueueFillBuffer");
       launch(KLook, 1, &G, &L);
-    } else if (ReduceThenScan) {
+    } else if (Sc == ReduceThenScan) {
       launch(KReduce, 1, &G, &L);
       launch(KSums, 1, &L, &L);
       launch(KFrom, 1, &G, &L);
+    } else if (Sc == ReduceKeepThenScan) {
+      launch(KReduceKeep, 1, &G, &L);
+      launch(KSums, 1, &L, &L);
+      launch(KKept, 1, &G, &L);
     } else {
       launch(KBlocks, 1, &G, &L);
       launch(KSums, 1, &L, &L);
@@ -698,13 +705,26 @@ private:
   static constexpr int KChoices[] = {8, 16, 32, 64, 128, 256};
   Kind Which;
   int N, K = 0, Chunks = 0;
-  bool ReduceThenScan = false;
+  Scheme Sc = ScanThenAdd;
   std::vector<int> In;
   cl_mem BIn = nullptr, BOut = nullptr, BCounter = nullptr, BFlags = nullptr,
          BAggs = nullptr, BIncls = nullptr, BSums = nullptr, BOffsets = nullptr,
-         BDummy = nullptr;
+         BDummy = nullptr, BItemSums = nullptr;
   cl_kernel KBlocks = nullptr, KSums = nullptr, KAdd = nullptr, KLook = nullptr,
-            KReduce = nullptr, KFrom = nullptr;
+            KReduce = nullptr, KFrom = nullptr, KReduceKeep = nullptr,
+            KKept = nullptr;
+
+  static const char *schemeName(Scheme S) {
+    switch (S) {
+    case ScanThenAdd:
+      return "scan-then-add";
+    case ReduceThenScan:
+      return "reduce-then-scan";
+    case ReduceKeepThenScan:
+      return "reduce-then-scan, item sums kept";
+    }
+    return "";
+  }
 
   int chunks(int PerItem) const {
     int Chunk = 256 * PerItem;
@@ -712,9 +732,9 @@ private:
   }
   // k ints per work-item and the three-pass scheme: the chunk count and the
   // kernels' arguments.
-  void configure(int PerItem, bool Rts) {
+  void configure(int PerItem, Scheme S) {
     K = PerItem;
-    ReduceThenScan = Rts;
+    Sc = S;
     Chunks = chunks(K);
     if (Which == LookBack) {
       args(KLook, BIn, BOut, N, K, BCounter, BFlags, BAggs, BIncls);
@@ -726,6 +746,8 @@ private:
     args(KAdd, BOut, BOffsets, Chunk, N);
     args(KReduce, BIn, BSums, N, K);
     args(KFrom, BIn, BOut, BOffsets, N, K);
+    args(KReduceKeep, BIn, BItemSums, BSums, N, K);
+    args(KKept, BIn, BOut, BItemSums, BOffsets, N, K);
   }
 };
 
