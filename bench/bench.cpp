@@ -702,7 +702,7 @@ public:
   }
 
 private:
-  static constexpr int KChoices[] = {8, 16, 32, 64, 128, 256};
+  static constexpr int KChoices[] = {8, 16, 32, 64, 128, 256, 512, 1024};
   Kind Which;
   int N, K = 0, Chunks = 0;
   Scheme Sc = ScanThenAdd;
