@@ -641,16 +641,16 @@ public:
     double Best = 0;
     int BestK = KChoices[0];
     Scheme BestScheme = ScanThenAdd;
-    for (Scheme Sc : {ScanThenAdd, ReduceThenScan, ReduceKeepThenScan}) {
-      if (Sc != ScanThenAdd && Which == LookBack)
+    for (Scheme Try : {ScanThenAdd, ReduceThenScan, ReduceKeepThenScan}) {
+      if (Try != ScanThenAdd && Which == LookBack)
         break;
       for (int Choice : KChoices) {
-        configure(Choice, Sc);
+        configure(Choice, Try);
         double T = run();
         for (int R = 0; R < 2; ++R)
           T = std::min(T, run());
         if (Best == 0 || T < Best)
-          Best = T, BestK = Choice, BestScheme = Sc;
+          Best = T, BestK = Choice, BestScheme = Try;
       }
     }
     configure(BestK, BestScheme);

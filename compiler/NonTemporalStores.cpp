@@ -45,9 +45,9 @@
 // between (OpenCL 1.2's write_mem_fence + atomic_xchg). Barriers and
 // collectives are calls through the work-group context that stay on the
 // group's own thread and order nothing for other threads, so they need
-// none. A release inside a
-// loop that also holds a non-temporal store would drain the buffers on
-// every iteration: such functions keep ordinary stores.
+// none. A release inside a loop that also holds a non-temporal store would
+// drain the buffers on every iteration: such functions keep ordinary
+// stores.
 
 #include "compiler/Internal.h"
 #include "compiler/WorkGroupContext.h"

@@ -112,8 +112,8 @@ struct Participant {
   /// calls \p AfterChunk after each and stops early if it returns true.
   template <typename Fn> void run(LaunchState &S, Fn &&AfterChunk) {
     const NDRangeJob &J = S.J;
-    // The thread that runs the groups (task_arena::execute may hand the
-    // caller's work to a worker): its stack holds the private variables.
+    // The private variables of the work-item loops live on the stack of
+    // the thread running the groups: this one.
     std::tie(C.PrivateLo, C.PrivateHi) = threadStack();
     // Work-group functions may leave non-temporal stores in flight
     // (compiler/NonTemporalStores.cpp), which no release orders: one sfence
