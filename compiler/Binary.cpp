@@ -88,11 +88,25 @@ const std::string &hostCpuName() {
   return N;
 }
 
+const std::vector<std::string> &hostTargetFeatures() {
+  static const std::vector<std::string> L = [] {
+    std::vector<std::string> V;
+    bool Avx2 = false, Avx512 = false;
+    for (const auto &E : llvm::sys::getHostCPUFeatures()) {
+      V.push_back((E.getValue() ? "+" : "-") + E.getKey().str());
+      Avx2 |= E.getValue() && E.getKey() == "avx2";
+      Avx512 |= E.getValue() && E.getKey() == "avx512f";
+    }
+    if (Avx2 && !Avx512)
+      V.push_back("+fast-gather");
+    return V;
+  }();
+  return L;
+}
+
 const std::string &hostCpuFeatures() {
   static const std::string F = [] {
-    std::vector<std::string> L;
-    for (const auto &E : llvm::sys::getHostCPUFeatures())
-      L.push_back((E.getValue() ? "+" : "-") + E.getKey().str());
+    std::vector<std::string> L = hostTargetFeatures();
     std::sort(L.begin(), L.end());
     std::string S;
     for (const std::string &X : L)

@@ -36,8 +36,19 @@ struct BinaryContents {
   std::string Payload;
 };
 
-/// The host's CPU name and its feature list (as recorded in binaries).
+/// The host's CPU name and the target features programs are compiled with
+/// ("+avx2", "-avx512f", ...): the host's own, plus "+fast-gather" on an
+/// AVX2 host without AVX-512. LLVM treats vector gathers as legal on AVX2
+/// only for CPUs it tunes as having fast ones (Intel client cores since
+/// Skylake); elsewhere (AMD Zen 1-3) a gather is scalarized into a load and
+/// an insert per lane. The kernel passes rely on vector gathers: a gather
+/// whose lanes turn out adjacent or equal at run time becomes one vector or
+/// scalar load (compiler/RuntimeConsecutiveGathers.cpp), and a grid-stride
+/// loop in a barrier region is one gather per vector of work-items.
 const std::string &hostCpuName();
+const std::vector<std::string> &hostTargetFeatures();
+/// hostTargetFeatures() sorted and joined with commas (as recorded in
+/// binaries and in the cache key).
 const std::string &hostCpuFeatures();
 
 /// FNV-1a 64 of \p Size bytes, continuing from \p Seed.

@@ -2,6 +2,8 @@
 
 #include "compiler/Internal.h"
 
+#include "compiler/Binary.h"
+
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/CodeGen/CodeGenAction.h>
@@ -102,12 +104,12 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &Ctx,
   // that #include "name" finds a header next to its includer.
   static const std::string VirtualDir = "/clcpu-program/";
   static const std::string InputName = VirtualDir + "input.cl";
-  std::vector<std::string> Args = {
-      "-triple", llvm::sys::getDefaultTargetTriple(), "-target-cpu",
-      std::string(llvm::sys::getHostCPUName())};
-  for (const auto &F : llvm::sys::getHostCPUFeatures()) {
+  std::vector<std::string> Args = {"-triple",
+                                   llvm::sys::getDefaultTargetTriple(),
+                                   "-target-cpu", hostCpuName()};
+  for (const std::string &F : hostTargetFeatures()) {
     Args.push_back("-target-feature");
-    Args.push_back((F.getValue() ? "+" : "-") + F.getKey().str());
+    Args.push_back(F);
   }
   // Clang's driver adds both: the header's base declarations plus the
   // TableGen'd builtin declarations (fast, same mangled names as opencl-c.h).
