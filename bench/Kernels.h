@@ -134,7 +134,8 @@ void barriers(global int *out, int iters) {
 // same keeping each work-item's sum (reduce_blocks_keep, scan the totals,
 // scan_blocks_kept), so that the last pass reads its k elements once
 // instead of twice (the second time from cache) for one more int per item
-// written and read.
+// written and read; and that last scheme pipelined over blocks of chunks
+// (scan_pipelined).
 inline const char *const Scan = R"CLC(
 #define WG 256
 #ifdef USE_COLLECTIVES
@@ -273,6 +274,38 @@ void scan_blocks_kept(global const int *restrict in, global int *restrict out,
   int total;
   int pre = group_scan(item_sums[get_global_id(0)], tmp, &total);
   item_prefixes(in, out, base, n, k, pre + offsets[get_group_id(0)]);
+}
+
+// Reduce-then-scan (sums kept), pipelined over blocks of chunks: launch j
+// runs pass 3 of block j - 1 (first3, count3 chunks) on the even groups and
+// pass 1 of block j (first1, count1) on the odd ones; pass 2 for block j
+// runs between launches j and j + 1. A core then alternates a chunk it reads
+// and writes with one it only reads, and the memory system sees both kinds
+// of traffic at once instead of a read-only pass followed by a copy.
+kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void scan_pipelined(global const int *restrict in, global int *restrict out,
+                    global int *restrict item_sums, global int *restrict sums,
+                    global const int *restrict offsets, int n, int k,
+                    int first3, int count3, int first1, int count1) {
+  local int tmp[2 * WG];
+  int g = get_group_id(0) >> 1, lid = get_local_id(0);
+  if ((get_group_id(0) & 1) == 0) {
+    if (g >= count3)
+      return;
+    int c = first3 + g;
+    int total;
+    int pre = group_scan(item_sums[c * WG + lid], tmp, &total);
+    item_prefixes(in, out, (c * WG + lid) * k, n, k, pre + offsets[c]);
+  } else {
+    if (g >= count1)
+      return;
+    int c = first1 + g;
+    int s = item_sum(in, (c * WG + lid) * k, n, k);
+    item_sums[c * WG + lid] = s;
+    int total = group_sum(s, tmp);
+    if (lid == 0)
+      sums[c] = total;
+  }
 }
 
 // Single-pass scan with decoupled look-back (OpenCL 1.2 atomics). Groups

@@ -286,6 +286,13 @@ protected:
     (check(clSetKernelArg(K, I++, sizeof(Ts), &As), "clSetKernelArg"), ...);
   }
 
+  /// Sets the arguments from index First on.
+  template <class... Ts>
+  void argsFrom(cl_kernel K, cl_uint First, const Ts &...As) {
+    cl_uint I = First;
+    (check(clSetKernelArg(K, I++, sizeof(Ts), &As), "clSetKernelArg"), ...);
+  }
+
   void launch(cl_kernel K, cl_uint Dims, const size_t *Global,
               const size_t *Local = nullptr) {
     check(clEnqueueNDRangeKernel(P.Queue, K, Dims, nullptr, Global, Local, 0,
@@ -591,8 +598,11 @@ private:
 // scans k consecutive ints, a group 256 * k. The three-pass scans run one of
 // three schemes: scan-then-add (scan the chunks, scan their totals, add
 // those to every element), reduce-then-scan (sum the chunks, scan the
-// totals, scan the chunks from them), or reduce-then-scan keeping each
-// work-item's sum from the first pass for the last. The best k and scheme
+// totals, scan the chunks from them), reduce-then-scan keeping each
+// work-item's sum from the first pass for the last, or that last scheme
+// pipelined over 8 or 16 blocks of chunks (the last pass of one block and
+// the first pass of the next in one launch, the middle pass between them).
+// The best k and scheme
 // differ between implementations (a vectorizing compiler wants long
 // per-item loops, a scalar one short ones; reduce-then-scan moves less
 // memory but has more group steps), so each platform runs its own fastest
@@ -601,7 +611,7 @@ private:
 class ScanBench : public Bench {
 public:
   enum Kind { Collective, Local, LookBack };
-  enum Scheme { ScanThenAdd, ReduceThenScan, ReduceKeepThenScan };
+  enum Scheme { ScanThenAdd, ReduceThenScan, ReduceKeepThenScan, Pipelined };
   ScanBench(Platform &P, Kind Which, int N) : Bench(P), Which(Which), N(N) {}
   void setUp() override {
     In.resize(N);
@@ -637,30 +647,39 @@ public:
       KFrom = kernel(Pr, "scan_blocks_from");
       KReduceKeep = kernel(Pr, "reduce_blocks_keep");
       KKept = kernel(Pr, "scan_blocks_kept");
+      KPipe = kernel(Pr, "scan_pipelined");
     }
     double Best = 0;
-    int BestK = KChoices[0];
+    int BestK = KChoices[0], BestBlocks = 0;
     Scheme BestScheme = ScanThenAdd;
-    for (Scheme Try : {ScanThenAdd, ReduceThenScan, ReduceKeepThenScan}) {
+    for (Scheme Try :
+         {ScanThenAdd, ReduceThenScan, ReduceKeepThenScan, Pipelined}) {
       if (Try != ScanThenAdd && Which == LookBack)
         break;
-      for (int Choice : KChoices) {
-        configure(Choice, Try);
-        double T = run();
-        for (int R = 0; R < 2; ++R)
-          T = std::min(T, run());
-        if (Best == 0 || T < Best)
-          Best = T, BestK = Choice, BestScheme = Try;
-      }
+      std::vector<int> BlockTries = {0};
+      if (Try == Pipelined)
+        BlockTries.assign(std::begin(BlockChoices), std::end(BlockChoices));
+      for (int TryBlocks : BlockTries)
+        for (int Choice : KChoices) {
+          configure(Choice, Try, TryBlocks);
+          double T = run();
+          for (int R = 0; R < 2; ++R)
+            T = std::min(T, run());
+          if (Best == 0 || T < Best)
+            Best = T, BestK = Choice, BestScheme = Try, BestBlocks = TryBlocks;
+        }
     }
-    configure(BestK, BestScheme);
+    configure(BestK, BestScheme, BestBlocks);
     std::string Range = std::to_string(KChoices[0]) + "-" +
                         std::to_string(std::end(KChoices)[-1]);
     if (Which == LookBack)
       Note += "k = " + std::to_string(K) + " (fastest of " + Range + ")";
     else
-      Note += std::string(schemeName(Sc)) + ", k = " + std::to_string(K) +
-              " (fastest of 3 schemes x k " + Range + ")";
+      Note +=
+          std::string(schemeName(Sc)) +
+          (Sc == Pipelined ? " in " + std::to_string(Blocks) + " blocks" : "") +
+          ", k = " + std::to_string(K) + " (fastest of 4 schemes x k " + Range +
+          ")";
   }
   double run() override {
     size_t L = 256, G = size_t(Chunks) * 256, GN = size_t(N);
@@ -682,6 +701,24 @@ public:
       launch(KReduceKeep, 1, &G, &L);
       launch(KSums, 1, &L, &L);
       launch(KKept, 1, &G, &L);
+    } else if (Sc == Pipelined) {
+      // Launch J: pass 3 of block J - 1 and pass 1 of block J; then pass 2
+      // over the totals of every chunk so far.
+      int PerBlock = (Chunks + Blocks - 1) / Blocks;
+      int NumBlocks = (Chunks + PerBlock - 1) / PerBlock;
+      for (int J = 0; J <= NumBlocks; ++J) {
+        int First3 = std::max(J - 1, 0) * PerBlock, First1 = J * PerBlock;
+        int Count3 = J > 0 ? std::min(PerBlock, Chunks - First3) : 0;
+        int Count1 = J < NumBlocks ? std::min(PerBlock, Chunks - First1) : 0;
+        argsFrom(KPipe, 7, First3, Count3, First1, Count1);
+        size_t GP = size_t(2 * std::max(Count3, Count1)) * 256;
+        launch(KPipe, 1, &GP, &L);
+        if (Count1 > 0) {
+          int Done = First1 + Count1, SumsPerItem = (Done + 255) / 256;
+          argsFrom(KSums, 3, Done, SumsPerItem);
+          launch(KSums, 1, &L, &L);
+        }
+      }
     } else {
       launch(KBlocks, 1, &G, &L);
       launch(KSums, 1, &L, &L);
@@ -703,8 +740,9 @@ public:
 
 private:
   static constexpr int KChoices[] = {8, 16, 32, 64, 128, 256, 512, 1024};
+  static constexpr int BlockChoices[] = {8, 16};
   Kind Which;
-  int N, K = 0, Chunks = 0;
+  int N, K = 0, Chunks = 0, Blocks = 0;
   Scheme Sc = ScanThenAdd;
   std::vector<int> In;
   cl_mem BIn = nullptr, BOut = nullptr, BCounter = nullptr, BFlags = nullptr,
@@ -712,7 +750,7 @@ private:
          BDummy = nullptr, BItemSums = nullptr;
   cl_kernel KBlocks = nullptr, KSums = nullptr, KAdd = nullptr, KLook = nullptr,
             KReduce = nullptr, KFrom = nullptr, KReduceKeep = nullptr,
-            KKept = nullptr;
+            KKept = nullptr, KPipe = nullptr;
 
   static const char *schemeName(Scheme S) {
     switch (S) {
@@ -722,6 +760,8 @@ private:
       return "reduce-then-scan";
     case ReduceKeepThenScan:
       return "reduce-then-scan, item sums kept";
+    case Pipelined:
+      return "reduce-then-scan, item sums kept, pipelined";
     }
     return "";
   }
@@ -730,11 +770,12 @@ private:
     int Chunk = 256 * PerItem;
     return (N + Chunk - 1) / Chunk;
   }
-  // k ints per work-item and the three-pass scheme: the chunk count and the
-  // kernels' arguments.
-  void configure(int PerItem, Scheme S) {
+  // k ints per work-item, the three-pass scheme and (pipelined) the number
+  // of blocks: the chunk count and the kernels' arguments.
+  void configure(int PerItem, Scheme S, int NumBlocks) {
     K = PerItem;
     Sc = S;
+    Blocks = NumBlocks;
     Chunks = chunks(K);
     if (Which == LookBack) {
       args(KLook, BIn, BOut, N, K, BCounter, BFlags, BAggs, BIncls);
@@ -748,6 +789,7 @@ private:
     args(KFrom, BIn, BOut, BOffsets, N, K);
     args(KReduceKeep, BIn, BItemSums, BSums, N, K);
     args(KKept, BIn, BOut, BItemSums, BOffsets, N, K);
+    args(KPipe, BIn, BOut, BItemSums, BSums, BOffsets, N, K);
   }
 };
 
