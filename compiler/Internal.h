@@ -179,6 +179,15 @@ void addConsecutiveGatherPass(llvm::FunctionPassManager &FPM);
 /// loads/stores.
 void addRuntimeConsecutiveGatherPass(llvm::FunctionPassManager &FPM);
 
+/// GridStridePrefetch.cpp: a gather from base[X], X a per-work-item slot
+/// advanced by a uniform step each iteration (a grid-stride loop on the
+/// barrier-region path), prefetches lane 0's element a few steps ahead.
+void addGridStridePrefetchPass(llvm::FunctionPassManager &FPM);
+
+/// MaskedStoreFastPath.cpp: on targets without AVX-512, masked stores in
+/// loops test their mask: all lanes on, a plain store; none, no store.
+void addMaskedStoreFastPathPass(llvm::FunctionPassManager &FPM);
+
 /// NonTemporalStores.cpp: full-register vector stores into output-only
 /// arguments of work-group functions become non-temporal when the launch
 /// writes more than the last-level cache (and the address is aligned).

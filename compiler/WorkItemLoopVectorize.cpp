@@ -363,11 +363,17 @@ void registerWorkItemLoopPasses(PassBuilder &PB) {
         FPM.addPass(InstCombinePass());
         addConsecutiveGatherPass(FPM);
         FPM.addPass(InstCombinePass());
+        // Before the gathers split into their checked forms: a grid-stride
+        // loop's loads prefetch the group's run a few strides ahead.
+        addGridStridePrefetchPass(FPM);
         // What is adjacent only at run time (`s[(lid + 1) % WG]`) checks
         // its lanes and takes a vector load when they are.
         addRuntimeConsecutiveGatherPass(FPM);
         // Sinks the gathers' vector address arithmetic into their blocks.
         FPM.addPass(InstCombinePass());
+        // AVX2's masked stores are microcoded on AMD: a mask that is all
+        // on or all off at run time takes a plain store or none.
+        addMaskedStoreFastPathPass(FPM);
         // Last: InstCombine would not undo it, but it should see the
         // final stores (compiler/NonTemporalStores.cpp).
         addNonTemporalStorePass(FPM);

@@ -535,6 +535,90 @@ kernel void atomic(global int *c, global float *out, int n) {
   CHECK(std::regex_search(Grid, std::regex("fadd <(4|8|16) x float>")));
 }
 
+TEST_CASE("6.13.8 (barrier fast path, compiler/GridStridePrefetch.cpp): a "
+          "grid-stride loop's gathers prefetch a few strides ahead; other "
+          "gathers do not",
+          "[compiler]") {
+  const std::string Src = std::string(GridStride) + R"(
+// A neighbour's element: a gather, but no counter advanced by a stride.
+kernel void neighbour(global const float *in, global float *out) {
+  local float s[64];
+  int lid = get_local_id(0);
+  s[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = s[(lid + 1) % 64];
+}
+)";
+  std::string Log;
+  std::string IR = optimizedIR(Src, "", Log);
+  INFO(Log);
+  REQUIRE_FALSE(IR.empty());
+  std::string Grid = functionText(IR, "wg_grid"),
+              Neighbour = functionText(IR, "wg_neighbour");
+  REQUIRE_FALSE(Grid.empty());
+  REQUIRE_FALSE(Neighbour.empty());
+  INFO(Grid);
+  // The counter i is a slot loaded each iteration and stored back plus the
+  // uniform step: one prefetch of in[i0 + 4 * step], which InstCombine
+  // writes as lane 0's index from a base 4 * step elements further on.
+  CHECK(clcpu::test::count(
+            Grid, std::string("call void @llvm.prefetch.p0(ptr "
+                              "%prefetch.addr, i32 0, i32 3, i32 1)")) == 1);
+  std::smatch M;
+  REQUIRE(std::regex_search(
+      Grid, M,
+      std::regex("%prefetch.addr = getelementptr float, ptr (%[0-9]+), i64 ")));
+  CHECK(std::regex_search(Grid, std::regex(M[1].str() +
+                                           " = getelementptr (i8|float), ptr "
+                                           "%[0-9]+, i64 %[0-9]+")));
+  INFO(Neighbour);
+  CHECK_FALSE(has(Neighbour, "@llvm.prefetch"));
+}
+
+TEST_CASE("6.13.8 (barrier fast path, compiler/MaskedStoreFastPath.cpp): "
+          "without AVX-512, masked stores in loops test for an all-on or "
+          "all-off mask first",
+          "[compiler]") {
+  // The tree step stores under lid < o: all lanes on or all off in every
+  // vector but one.
+  const char *Src = R"(
+kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+void tree(global const float *in, global float *out) {
+  local float s[64];
+  int lid = get_local_id(0);
+  s[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int o = 32; o > 0; o >>= 1) {
+    if (lid < o)
+      s[lid] += s[lid + o];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0)
+    out[get_group_id(0)] = s[0];
+}
+)";
+  std::string Log;
+  std::string IR = optimizedIR(Src, "", Log);
+  INFO(Log);
+  REQUIRE_FALSE(IR.empty());
+  std::string Tree = functionText(IR, "wg_tree");
+  REQUIRE_FALSE(Tree.empty());
+  INFO(Tree);
+  REQUIRE(has(Tree, "@llvm.masked.store"));
+  const std::vector<std::string> &F = hostTargetFeatures();
+  if (std::find(F.begin(), F.end(), "+avx512f") != F.end()) {
+    // One masked store under a mask register: nothing to gain.
+    CHECK_FALSE(has(Tree, "%mask.all"));
+    return;
+  }
+  // All on: a plain vector store; mixed: the masked store; none: nothing.
+  CHECK(std::regex_search(
+      Tree, std::regex("%mask.all = icmp eq i(4|8|16) %mask.bits, -1")));
+  CHECK(std::regex_search(
+      Tree, std::regex("%mask.any = icmp ne i(4|8|16) %mask.bits, 0")));
+  CHECK(std::regex_search(Tree, std::regex("store <(4|8|16) x float> ")));
+}
+
 TEST_CASE("6.13.8 (barrier fast path, compiler/BarrierRegions.cpp): a "
           "uniform loop counter lives in one group-wide slot, and regions "
           "whose exit is uniform skip the scan of the work-items' states",
