@@ -608,6 +608,9 @@ private:
 // memory but has more group steps), so each platform runs its own fastest
 // combination, found in setUp (best of 3 runs each) and named in the note:
 // "PoCL's best scan" is PoCL's best k and scheme.
+/// --tries: the scans print each scheme, block count and k they try.
+bool ShowTries = false;
+
 class ScanBench : public Bench {
 public:
   enum Kind { Collective, Local, LookBack };
@@ -665,6 +668,10 @@ public:
           double T = run();
           for (int R = 0; R < 2; ++R)
             T = std::min(T, run());
+          if (ShowTries)
+            std::fprintf(stderr, "  %s %s: %s, %d blocks, k = %d: %.3f ms\n",
+                         P.Label.c_str(), P.Name.c_str(), schemeName(Try),
+                         TryBlocks, Choice, T * 1e3);
           if (Best == 0 || T < Best)
             Best = T, BestK = Choice, BestScheme = Try, BestBlocks = TryBlocks;
         }
@@ -1352,10 +1359,11 @@ void usage() {
   std::fprintf(
       stderr,
       "usage: clcpu_bench [--a NAME] [--b NAME|none] [--reps N] [--quick]\n"
-      "                   [--only LIST] [--json FILE] [--list]\n"
+      "                   [--only LIST] [--json FILE] [--list] [--tries]\n"
       "  NAME: substring of the platform name (A: clcpu, B: Portable "
       "Computing Language)\n"
-      "  LIST: comma-separated benchmark names (see --list)\n");
+      "  LIST: comma-separated benchmark names (see --list)\n"
+      "  --tries: print every configuration the scans try (stderr)\n");
 }
 
 } // namespace
@@ -1387,6 +1395,8 @@ int main(int Argc, char **Argv) {
       Json = Next();
     else if (Arg == "--list")
       List = true;
+    else if (Arg == "--tries")
+      ShowTries = true;
     else {
       usage();
       return 2;
