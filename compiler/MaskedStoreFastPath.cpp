@@ -5,8 +5,8 @@
 // value slots written only by the work-items still in a grid-stride loop)
 // into llvm.masked.store. With AVX-512 that is one store under a mask
 // register. With AVX2 it is VMASKMOVPS / VPMASKMOVD, which AMD's Zen 1-3
-// microcode: about a dozen cycles each, where a plain vector store takes
-// one. In the grid-stride loop of bench/'s reduce_local (a region per
+// run as microcode, many times the cost of a plain vector store. In the
+// grid-stride loop of bench/'s reduce_local (a region per
 // iteration on this path: compiler/LoopSyncPoints.cpp) the three masked
 // stores per vector of work-items took half of the kernel's time on a Zen 3
 // machine.
