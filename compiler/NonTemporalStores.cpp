@@ -393,6 +393,10 @@ struct NonTemporalStores : PassInfoMixin<NonTemporalStores> {
       }
       IRBuilder<> AB(At);
       Value *Addr = AB.CreatePtrToInt(Ptr, I64);
+      // The start is computed even where the loop does not run, and an
+      // inbounds address there may be poison: the branch must not see it.
+      if (At != S)
+        Addr = AB.CreateFreeze(Addr);
       Value *Aligned =
           AB.CreateICmpEQ(AB.CreateAnd(Addr, ConstantInt::get(I64, Bytes - 1)),
                           ConstantInt::get(I64, 0));
