@@ -42,6 +42,13 @@ kernel void grid(global const float *in, global float *out, int n) {
 }
 )";
 
+/// Whether programs are compiled for AVX-512 here (scatters, cheap masked
+/// stores).
+bool hostHasAvx512() {
+  const std::vector<std::string> &F = hostTargetFeatures();
+  return std::find(F.begin(), F.end(), "+avx512f") != F.end();
+}
+
 const char *VAdd = R"(
 kernel void vadd(global const float *a, global const float *b,
                  global float *c) {
@@ -436,8 +443,7 @@ kernel void scatter(global const int *in, global int *out, int n) {
   // A scatter becomes a vector store when its lanes are adjacent. Only
   // AVX-512 has scatter instructions: on AVX2 the vectorizer stores each
   // lane on its own and there is no scatter to check.
-  const std::vector<std::string> &F = hostTargetFeatures();
-  if (std::find(F.begin(), F.end(), "+avx512f") == F.end())
+  if (!hostHasAvx512())
     return;
   std::string S = functionText(IR, "wg_scatter");
   INFO(S);
@@ -605,8 +611,7 @@ void tree(global const float *in, global float *out) {
   REQUIRE_FALSE(Tree.empty());
   INFO(Tree);
   REQUIRE(has(Tree, "@llvm.masked.store"));
-  const std::vector<std::string> &F = hostTargetFeatures();
-  if (std::find(F.begin(), F.end(), "+avx512f") != F.end()) {
+  if (hostHasAvx512()) {
     // One masked store under a mask register: nothing to gain.
     CHECK_FALSE(has(Tree, "%mask.all"));
     return;
