@@ -25,6 +25,8 @@
 
 #include "compiler/Internal.h"
 
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Constants.h>
@@ -34,6 +36,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
@@ -65,11 +68,163 @@ bool candidate(const IntrinsicInst &II, const DataLayout &DL) {
 /// and the vector address arithmetic then only feeds the gather, which is
 /// where it sinks), else by address.
 struct Lanes {
-  Value *Base = nullptr;   // lane 0's address
-  Value *Index = nullptr;  // a vector of indices or of addresses
-  Value *NoWrap = nullptr; // i1: lane 0's index + N - 1 does not wrap
-  uint64_t Step = 1;       // between adjacent lanes: 1 index, or Size bytes
+  Value *Base = nullptr;     // lane 0's address
+  Value *Index = nullptr;    // a vector of indices or of addresses
+  Value *NoWrap = nullptr;   // i1: lane 0's index + N - 1 does not wrap
+  Value *Adjacent = nullptr; // i1: a scalar test that replaces the compare
+  uint64_t Step = 1;         // between adjacent lanes: 1 index, or Size bytes
 };
+
+/// Whether lane k of the integer vector \p V is lane 0's plus k, in \p V's
+/// wrapping arithmetic: `<c, c+1, ...>`, such a vector plus or minus a
+/// splat, its truncation, or a PHI of such vectors (a widened induction
+/// variable). PHIs on the way are assumed to have the property, which holds
+/// by induction when every other value on the cycle keeps it.
+bool consecutiveLanes(Value *V, SmallPtrSetImpl<PHINode *> &Visiting,
+                      unsigned Depth = 0) {
+  auto *VT = dyn_cast<FixedVectorType>(V->getType());
+  if (!VT || !VT->getElementType()->isIntegerTy() || Depth > 8)
+    return false;
+  if (auto *C = dyn_cast<Constant>(V)) {
+    auto *E0 = dyn_cast_or_null<ConstantInt>(C->getAggregateElement(0u));
+    if (!E0)
+      return false;
+    for (unsigned K = 1; K < VT->getNumElements(); ++K) {
+      auto *EK = dyn_cast_or_null<ConstantInt>(C->getAggregateElement(K));
+      if (!EK || EK->getValue() != E0->getValue() + K)
+        return false;
+    }
+    return true;
+  }
+  if (auto *P = dyn_cast<PHINode>(V)) {
+    if (!Visiting.insert(P).second)
+      return true;
+    bool All = all_of(P->incoming_values(), [&](Value *In) {
+      return consecutiveLanes(In, Visiting, Depth + 1);
+    });
+    if (!All)
+      Visiting.erase(P); // an assumption only while P's cycle is explored
+    return All;
+  }
+  if (auto *T = dyn_cast<TruncInst>(V))
+    return consecutiveLanes(T->getOperand(0), Visiting, Depth + 1);
+  auto *BO = dyn_cast<BinaryOperator>(V);
+  if (!BO)
+    return false;
+  Value *L = BO->getOperand(0), *R = BO->getOperand(1);
+  if (BO->getOpcode() == Instruction::Add)
+    return (getSplatValue(R) && consecutiveLanes(L, Visiting, Depth + 1)) ||
+           (getSplatValue(L) && consecutiveLanes(R, Visiting, Depth + 1));
+  if (BO->getOpcode() == Instruction::Sub)
+    return getSplatValue(R) && consecutiveLanes(L, Visiting, Depth + 1);
+  return false;
+}
+
+/// Lane 0 of \p V, a vector consecutiveLanes accepted, as scalar code next
+/// to \p V's own (a scalar PHI beside a vector PHI), so that lane 0 needs no
+/// vector at all.
+Value *lane0(Value *V, DenseMap<Value *, Value *> &Done) {
+  if (Value *S = Done.lookup(V))
+    return S;
+  if (auto *C = dyn_cast<Constant>(V))
+    return C->getAggregateElement(0u);
+  auto *I = cast<Instruction>(V);
+  if (auto *P = dyn_cast<PHINode>(I)) {
+    IRBuilder<> B(P);
+    PHINode *S =
+        B.CreatePHI(P->getType()->getScalarType(), P->getNumIncomingValues(),
+                    P->getName() + ".lane0");
+    Done[P] = S;
+    for (unsigned K = 0; K < P->getNumIncomingValues(); ++K)
+      S->addIncoming(lane0(P->getIncomingValue(K), Done),
+                     P->getIncomingBlock(K));
+    return S;
+  }
+  IRBuilder<> B(I->getNextNode());
+  Value *S;
+  if (auto *T = dyn_cast<TruncInst>(I)) {
+    S = B.CreateTrunc(lane0(T->getOperand(0), Done),
+                      T->getType()->getScalarType());
+  } else {
+    auto *BO = cast<BinaryOperator>(I);
+    Value *L = BO->getOperand(0), *R = BO->getOperand(1);
+    Value *LS = getSplatValue(L), *RS = getSplatValue(R);
+    // Add: the operand that is not the splat (or either, both splats).
+    if (BO->getOpcode() == Instruction::Add && LS && !RS)
+      S = B.CreateAdd(LS, lane0(R, Done));
+    else
+      S = B.CreateBinOp(BO->getOpcode(), lane0(L, Done), RS);
+  }
+  S->setName(V->getName() + ".lane0");
+  Done[V] = S;
+  return S;
+}
+
+/// For \p I = `Y % M` (srem, urem) or `Y & (M - 1)` with \p Y's lanes
+/// consecutive and M >= N a constant: lane 0's index, computed as a scalar,
+/// and a scalar test that the N lanes' indices are adjacent. That is the
+/// neighbour access `s[(lid + 1) % WG]`: lane 0's `Y` goes through the
+/// remainder alone, and the test is that its result is at most M - N (no
+/// lane wraps) with `Y`'s lanes not wrapping in their type (for srem: lane
+/// 0 non-negative, so that srem is urem). The vector of indices then feeds
+/// only the gather. Null when \p I is not of that form.
+std::pair<Value *, Value *> modularIndex(IRBuilder<> &B, Value *I, unsigned N) {
+  auto *BO = dyn_cast<BinaryOperator>(I);
+  if (!BO)
+    return {};
+  auto Op = BO->getOpcode();
+  auto *MC = dyn_cast_or_null<ConstantInt>(getSplatValue(BO->getOperand(1)));
+  if (!MC || (Op != Instruction::SRem && Op != Instruction::URem &&
+              Op != Instruction::And))
+    return {};
+  APInt M = MC->getValue();
+  unsigned Bits = M.getBitWidth();
+  if (Op == Instruction::And) {
+    if (!(M + 1).isPowerOf2())
+      return {};
+    M = M + 1; // the mask M - 1 keeps the residue mod M
+  }
+  // M >= N (as a positive number for srem), and N itself fits.
+  if (Bits < 8 || (uint64_t(N) >> (Bits - 1)) != 0 || M.isZero() ||
+      (Op == Instruction::SRem && M.isNegative()) || M.ult(N))
+    return {};
+  SmallPtrSet<PHINode *, 4> Visiting;
+  Value *Y = BO->getOperand(0);
+  if (!consecutiveLanes(Y, Visiting))
+    return {};
+  DenseMap<Value *, Value *> Done;
+  Value *Y0 = lane0(Y, Done);
+  // Y is splat(Y0) + <0, 1, ...> lane by lane: the remainder takes that
+  // instead, so the widened induction variable feeding Y is no longer
+  // needed in the loop (the vector indices are then built on the gather's
+  // path only).
+  {
+    IRBuilder<> YB(BO);
+    SmallVector<Constant *, 16> Iota;
+    for (unsigned K = 0; K < N; ++K)
+      Iota.push_back(ConstantInt::get(Y0->getType(), K));
+    BO->setOperand(0,
+                   YB.CreateAdd(YB.CreateVectorSplat(N, Y0),
+                                ConstantVector::get(Iota), "lanes.dividend"));
+  }
+  // Where the test passes, lane 0 is non-negative (for srem too) and srem
+  // is urem, the cheaper one; the index is used only there.
+  Value *R0 = B.CreateBinOp(Op == Instruction::SRem ? Instruction::URem : Op,
+                            Y0, ConstantInt::get(Y0->getType(), MC->getValue()),
+                            "lane0.index");
+  Value *Ok =
+      B.CreateICmpULE(R0, ConstantInt::get(Y0->getType(), M - N), "no.wrap");
+  if (Op != Instruction::And) {
+    // Lane 0 + N - 1 does not pass the type's maximum (signed maximum for
+    // srem, which also keeps lane 0 non-negative: unsigned compare).
+    APInt Max = Op == Instruction::SRem ? APInt::getSignedMaxValue(Bits)
+                                        : APInt::getMaxValue(Bits);
+    Ok = B.CreateAnd(
+        B.CreateICmpULE(Y0, ConstantInt::get(Y0->getType(), Max - (N - 1))), Ok,
+        "lanes.adjacent.mod");
+  }
+  return {R0, Ok};
+}
 
 Lanes compareBy(IRBuilder<> &B, Value *Ptrs, uint64_t Size, unsigned N,
                 const DataLayout &DL) {
@@ -99,6 +254,23 @@ Lanes compareBy(IRBuilder<> &B, Value *Ptrs, uint64_t Size, unsigned N,
       GTI.getSequentialElementStride(DL).getFixedValue() != Size)
     return ByAddress();
   Lanes L;
+  // `s[(lid + 1) % WG]`: lane 0's index and the test in scalar code.
+  auto *LastExt = dyn_cast<CastInst>(Last);
+  if (LastExt && !isa<SExtInst>(LastExt) && !isa<ZExtInst>(LastExt))
+    LastExt = nullptr;
+  auto [R0, Adjacent] =
+      modularIndex(B, LastExt ? LastExt->getOperand(0) : Last, N);
+  if (R0) {
+    if (LastExt)
+      R0 = B.CreateCast(LastExt->getOpcode(), R0,
+                        Last->getType()->getScalarType());
+    Scalar.push_back(R0);
+    L.Base = B.CreateGEP(GEP->getSourceElementType(), P, Scalar, "lane0.addr",
+                         GEP->getNoWrapFlags());
+    L.Index = Last;
+    L.Adjacent = Adjacent;
+    return L;
+  }
   Scalar.push_back(B.CreateExtractElement(Last, uint64_t(0)));
   L.Base = B.CreateGEP(GEP->getSourceElementType(), P, Scalar, "lane0.addr",
                        GEP->getNoWrapFlags());
@@ -156,13 +328,19 @@ void guard(IntrinsicInst *II, const DataLayout &DL) {
   IRBuilder<> B(II);
   Lanes L = compareBy(B, Ptrs, Size, N, DL);
   Value *Base = L.Base;
-  Value *All = allLanes(B, L.Index, L.Step, "lanes.adjacent");
+  Value *All =
+      L.Adjacent ? L.Adjacent : allLanes(B, L.Index, L.Step, "lanes.adjacent");
   if (L.NoWrap)
     All = B.CreateAnd(All, L.NoWrap, "lanes.adjacent.nowrap");
 
-  // Head: the check; Then: the vector access; II stays in Else.
+  // Head: the check; Then: the vector access; II stays in Else. A modular
+  // index wraps in at most N - 1 of every M consecutive lane-0 values: the
+  // vector access is the likely side (laid out in line).
   Instruction *ThenTerm, *ElseTerm;
-  SplitBlockAndInsertIfThenElse(All, II, &ThenTerm, &ElseTerm);
+  MDNode *Weights = nullptr;
+  if (L.Adjacent)
+    Weights = MDBuilder(II->getContext()).createLikelyBranchWeights();
+  SplitBlockAndInsertIfThenElse(All, II, &ThenTerm, &ElseTerm, Weights);
   // II starts the tail block; it moves to the else block.
   BasicBlock *Tail = II->getParent();
   II->moveBefore(ElseTerm);
@@ -188,7 +366,16 @@ void guard(IntrinsicInst *II, const DataLayout &DL) {
   Keep(Adjacent);
 
   // A gather whose lanes all read one address (`offsets[i / chunk]`, the
-  // same for a whole chunk of work-items) is one load and a broadcast.
+  // same for a whole chunk of work-items) is one load and a broadcast. A
+  // modular index's lanes never are (M >= N residues of consecutive values).
+  if (L.Adjacent) {
+    IRBuilder<> PB(Tail, Tail->getFirstInsertionPt());
+    PHINode *Phi = PB.CreatePHI(VT, 2);
+    II->replaceAllUsesWith(Phi);
+    Phi->addIncoming(Adjacent, ThenTerm->getParent());
+    Phi->addIncoming(II, ElseTerm->getParent());
+    return;
+  }
   IRBuilder<> EB(II);
   Value *Same = allLanes(EB, L.Index, 0, "lanes.same");
   Instruction *SameTerm, *GatherTerm;

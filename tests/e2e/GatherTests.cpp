@@ -55,6 +55,16 @@ kernel void masked_gather(global const int *in, global int *out, int n) {
     v = in[(i + 3) % n];
   out[i] = v;
 }
+// Constant moduli, where lane 0 alone decides (the scalar test): srem by a
+// power of two with dividends of both signs, urem by 100, a mask, and srem
+// by 16 (two wraps in a vector of 16 lanes would need M < N).
+kernel void const_modulus(global const int *in, global int *out, int s) {
+  int i = get_global_id(0);
+  global const int *mid = in + 64;
+  uint u = (uint)i;
+  out[i] = mid[(i + s) % 64] + 3 * in[(u + 7u) % 100u] +
+           5 * in[(i + s) & 127] + 7 * mid[(i + s) % 16];
+}
 // The barrier-region path: a neighbour in local memory, wrapping at the
 // group's end (the bench's barrier_stress shape).
 kernel void neighbour(global const int *in, global int *out, local int *s,
@@ -108,6 +118,17 @@ TEST_CASE("5.10 (compiler/RuntimeConsecutiveGathers.cpp): gathers and "
       for (int I = 0; I < Count; ++I)
         WantS[(I + S) % Count] = In[I] + 5;
       expectEqual(E.read<int>(BScat, Count), WantS, "scattered");
+    }
+
+    for (int S : {0, 5, -40, -3000, 2147483647 - 4100}) {
+      INFO("const_modulus s = " << S);
+      cl_mem BOut = E.buffer(std::vector<int>(Count, 0));
+      E.launch(P, "const_modulus", G, L, BIn, BOut, S);
+      std::vector<int> Want(Count);
+      for (int I = 0; I < Count; ++I)
+        Want[I] = In[64 + (I + S) % 64] + 3 * In[(uint32_t(I) + 7u) % 100u] +
+                  5 * In[(I + S) & 127] + 7 * In[64 + (I + S) % 16];
+      expectEqual(E.read<int>(BOut, Count), Want, "const_modulus");
     }
 
     {
