@@ -817,11 +817,20 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
       if (!GroupScopes.count(S.Offset))
         GroupScopes[S.Offset] = MDB.createAnonymousAliasScope(
             SlotDomain, X.V->getName().str() + ".group");
-  SmallVector<Metadata *, 8> AllSlotScopes = {PerItem};
+  // The state slot (one per work-item, or the one group-wide slot the
+  // driver reads when the region's exit is uniform) has a scope of its own:
+  // the state store is then the only access to its address in a work-item
+  // loop, and LICM sinks it out of the loop (one store per region instead of
+  // one per vector iteration).
+  MDNode *StateScope = MDB.createAnonymousAliasScope(SlotDomain, "state");
+  SmallVector<Metadata *, 8> AllSlotScopes = {PerItem, StateScope};
   for (auto &[Offset, G] : GroupScopes)
     AllSlotScopes.push_back(G);
-  auto Scoped = [&](Instruction *I, Slot S = {0, 1}) {
-    MDNode *Own = S.Size ? PerItem : GroupScopes.lookup(S.Offset);
+  auto Scoped = [&](Instruction *I, Slot S = {0, 1},
+                    MDNode *OwnScope = nullptr) {
+    MDNode *Own = OwnScope      ? OwnScope
+                  : S.Size      ? PerItem
+                                : GroupScopes.lookup(S.Offset);
     I->setMetadata(LLVMContext::MD_alias_scope, MDNode::get(C, {Scope, Own}));
     SmallVector<Metadata *, 8> Others;
     for (Metadata *M : AllSlotScopes)
@@ -872,7 +881,7 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
         SB.CreateMemCpy(SA.at(SB, Cp.Where), Cp.A->getAlign(), Cp.A,
                         Cp.A->getAlign(), Cp.Where.Size);
     S.Block->getTerminator()->eraseFromParent();
-    Scoped(SB.CreateStore(SB.getInt32(S.Id), StateAt));
+    Scoped(SB.CreateStore(SB.getInt32(S.Id), StateAt), {}, StateScope);
     ReturnInst::Create(C, ConstantInt::get(I32, S.Id), S.Block);
 
     BasicBlock *Res = BasicBlock::Create(C, "resume", R, S.Post);
@@ -908,7 +917,7 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
   // A finished work-item's state is 0.
   for (ReturnInst *Ret : Exits) {
     IRBuilder<> EB(Ret);
-    Scoped(EB.CreateStore(EB.getInt32(0), StateAt));
+    Scoped(EB.CreateStore(EB.getInt32(0), StateAt), {}, StateScope);
   }
   SwitchInst *Sw = B.CreateSwitch(Region, OldEntry, Syncs.size());
   for (unsigned SI = 0; SI < Syncs.size(); ++SI)
