@@ -193,18 +193,33 @@ bool emitObject(Module &M, orc::JITTargetMachineBuilder &JTMB, std::string &Obj,
 }
 
 /// CLCPU_PERF_MAP: appends each linked function's address, size and name to
-/// /tmp/perf-<pid>.map, the file `perf report` reads to name JIT code.
+/// /tmp/perf-<pid>.map, the file `perf report` reads to name JIT code, and
+/// writes its linked bytes to /tmp/perf-<pid>-<address>.bin, so that a
+/// sample's offset can be read against the code that ran (`objdump -D -b
+/// binary -m i386:x86-64 --adjust-vma=<address>`).
 class PerfMapPlugin : public orc::ObjectLinkingLayer::Plugin {
   static Error append(jitlink::LinkGraph &G) {
     std::string Lines;
-    for (jitlink::Symbol *Sym : G.defined_symbols())
-      if (Sym->isCallable() && Sym->hasName() && Sym->getSize())
-        Lines += formatv("{0:x} {1:x} {2}\n", Sym->getAddress().getValue(),
-                         Sym->getSize(), Sym->getName())
-                     .str();
+    std::string Prefix = "/tmp/perf-" + std::to_string(getpid());
+    for (jitlink::Symbol *Sym : G.defined_symbols()) {
+      if (!Sym->isCallable() || !Sym->hasName() || !Sym->getSize())
+        continue;
+      uint64_t At = Sym->getAddress().getValue();
+      Lines += formatv("{0:x} {1:x} {2}\n", At, Sym->getSize(), Sym->getName())
+                   .str();
+      ArrayRef<char> Code = Sym->getBlock().getContent();
+      if (Sym->getBlock().isZeroFill() ||
+          Sym->getOffset() + Sym->getSize() > Code.size())
+        continue;
+      std::string Bin = Prefix + formatv("-{0:x}.bin", At).str();
+      if (FILE *F = std::fopen(Bin.c_str(), "wb")) {
+        std::fwrite(Code.data() + Sym->getOffset(), 1, Sym->getSize(), F);
+        std::fclose(F);
+      }
+    }
     static std::mutex M;
     std::lock_guard<std::mutex> Lock(M);
-    std::string Path = "/tmp/perf-" + std::to_string(getpid()) + ".map";
+    std::string Path = Prefix + ".map";
     if (FILE *F = std::fopen(Path.c_str(), "a")) {
       std::fwrite(Lines.data(), 1, Lines.size(), F);
       std::fclose(F);

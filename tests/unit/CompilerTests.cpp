@@ -422,6 +422,10 @@ kernel void scatter(global const int *in, global int *out, int n) {
   int i = get_global_id(0);
   out[(i + 1) % n] = in[i];
 }
+kernel void ring(global const int *in, global int *out) {
+  int i = get_global_id(0);
+  out[i] = in[(i + 1) % 256];
+}
 )";
   std::string Log;
   std::string IR = optimizedIR(Src, "", Log);
@@ -435,6 +439,16 @@ kernel void scatter(global const int *in, global int *out, int n) {
   CHECK(has(N, "@llvm.masked.gather"));
   CHECK(std::regex_search(
       N, std::regex("= load <(4|8|16) x i32>, ptr %lane0\\.addr")));
+  // A constant modulus: lane 0's remainder alone decides, in scalar code
+  // (at most M - N, and the dividend non-negative for srem), and the vector
+  // of indices is built only on the gather's path.
+  std::string Ring = functionText(IR, "wg_ring");
+  INFO(Ring);
+  CHECK(has(Ring, "%lanes.adjacent.mod = and i1"));
+  CHECK(std::regex_search(
+      Ring, std::regex("%no\\.wrap = icmp ult i32 [^,]+, 2(49|41)")));
+  CHECK_FALSE(has(Ring, "%lanes.adjacent = icmp eq i"));
+  CHECK(has(Ring, "@llvm.masked.gather"));
   // off[i / chunk]: one scalar load and a broadcast when all lanes agree.
   std::string O = functionText(IR, "wg_offsets");
   INFO(O);
@@ -1349,6 +1363,17 @@ TEST_CASE("5.8.3: CLCPU_PERF_MAP names each JIT-compiled work-group function "
     CHECK(std::stoull(Addr, nullptr, 16) ==
           reinterpret_cast<uintptr_t>(P->Kernels[0].Fn));
     CHECK(std::stoull(Size, nullptr, 16) > 0);
+    // Its linked code, byte for byte, in /tmp/perf-<pid>-<address>.bin.
+    std::string Bin =
+        "/tmp/perf-" + std::to_string(getpid()) + "-" + Addr + ".bin";
+    std::ifstream Code(Bin, std::ios::binary);
+    std::string Bytes((std::istreambuf_iterator<char>(Code)),
+                      std::istreambuf_iterator<char>());
+    CHECK(Bytes.size() == std::stoull(Size, nullptr, 16));
+    CHECK(std::memcmp(Bytes.data(),
+                      reinterpret_cast<const void *>(P->Kernels[0].Fn),
+                      Bytes.size()) == 0);
+    std::filesystem::remove(Bin);
   }
   CHECK(Found);
   std::filesystem::remove(Map);
