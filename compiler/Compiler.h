@@ -98,7 +98,8 @@ struct BuildSettings {
   std::string DumpIRBefore, DumpIRAfter, DumpAsm;
   /// Print the time of each build stage to stderr.
   bool LogTimes = false;
-  /// Append the JIT-compiled functions to /tmp/perf-<pid>.map.
+  /// Append the JIT-compiled functions to /tmp/perf-<pid>.map (and their
+  /// code to /tmp/perf-<pid>-<address>.bin).
   bool PerfMap = false;
   /// The driver's version, recorded in binaries and cache keys.
   std::string DriverVersion = "0";
