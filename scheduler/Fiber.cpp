@@ -25,6 +25,7 @@ namespace ctx = boost::context::detail;
 
 namespace {
 
+
 size_t pageSize() {
   static const size_t P = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   return P;
@@ -67,6 +68,11 @@ struct Group {
   /// pass ends: a fiber that stops hands over to the next runnable fiber
   /// before PassEnd, the last one to the group loop (Loop).
   Fiber **Fibers = nullptr;
+  /// What each fiber waits for, by linear local id: one byte each, so that
+  /// finding the next runnable fiber and the scans between passes read a
+  /// few cache lines instead of every fiber's own (256 fibers' structs are
+  /// more than L1 holds).
+  Wait *States = nullptr;
   size_t PassEnd = 0;
   ctx::fcontext_t Loop = nullptr;
 };
@@ -79,8 +85,7 @@ struct Fiber {
   size_t MappingSize = 0;
   ctx::fcontext_t Resume = nullptr; // where this fiber continues
   size_t Index = 0;                 // linear local id in the current group
-  Wait State = Wait::Done;
-  uint32_t Spins = 0; // rounds of waiting loops (yieldImpl)
+  uint32_t Spins = 0;               // rounds of waiting loops (yieldImpl)
   void *TsanFiber = nullptr;
   WorkGroupContext Ctx{};
 };
@@ -103,26 +108,23 @@ void arrived(ctx::transfer_t T) {
     static_cast<Group *>(H->To->Ctx.Group)->Loop = T.fctx;
 }
 
-bool runnable(const Fiber *F) {
-  return F->State == Wait::None || F->State == Wait::Yield;
-}
+bool runnable(Wait W) { return W == Wait::None || W == Wait::Yield; }
 
-/// Stops fiber \p F (its State says why) and switches straight to the next
+/// Stops fiber \p F (its state says why) and switches straight to the next
 /// runnable fiber of the current pass, in linear order, or back to the group
 /// loop after the last one: one context switch per work-item per barrier
 /// instead of two through the loop.
 void switchAway(Fiber *F) {
   auto *G = static_cast<Group *>(F->Ctx.Group);
   Fiber *Next = nullptr;
-  for (size_t J = F->Index + 1; J < G->PassEnd && !Next; ++J)
-    if (runnable(G->Fibers[J]))
+  for (size_t J = F->Index + 1; J < G->PassEnd; ++J)
+    if (runnable(G->States[J])) {
       Next = G->Fibers[J];
+      G->States[J] = Wait::None;
+      break;
+    }
   Hop H{F, Next};
-  ctx::fcontext_t To = G->Loop;
-  if (Next) {
-    Next->State = Wait::None;
-    To = Next->Resume;
-  }
+  ctx::fcontext_t To = Next ? Next->Resume : G->Loop;
 #ifdef CLCPU_TSAN_FIBERS
   __tsan_switch_to_fiber(Next ? Next->TsanFiber : G->TsanCaller, 0);
 #endif
@@ -141,14 +143,14 @@ void fiberMain(ctx::transfer_t T) {
   for (;;) {
     auto *G = static_cast<Group *>(F->Ctx.Group);
     G->Fn(G->Args, &F->Ctx);
-    F->State = Wait::Done;
+    G->States[F->Index] = Wait::Done;
     switchAway(F);
   }
 }
 
 void waitFor(const WorkGroupContext *C, Wait W) {
   Fiber *F = fiberOf(C);
-  F->State = W;
+  static_cast<Group *>(C->Group)->States[F->Index] = W;
   switchAway(F);
 }
 void barrierImpl(const WorkGroupContext *C) { waitFor(C, Wait::Group); }
@@ -236,7 +238,6 @@ struct Pool {
       F->Resume =
           ctx::make_fcontext(static_cast<char *>(F->Mapping) + F->MappingSize,
                              StackSize, fiberMain);
-      F->State = Wait::Done;
 #ifdef CLCPU_TSAN_FIBERS
       F->TsanFiber = __tsan_create_fiber(0);
 #endif
@@ -250,12 +251,12 @@ thread_local Pool ThreadPool;
 /// linear order, each until it stops; returns when the last one did.
 void runPass(Group &G, Fiber **Fs, size_t Begin, size_t End) {
   size_t J = Begin;
-  while (J < End && !runnable(Fs[J]))
+  while (J < End && !runnable(G.States[J]))
     ++J;
   if (J == End)
     return;
   G.PassEnd = End;
-  Fs[J]->State = Wait::None;
+  G.States[J] = Wait::None;
   Hop H{nullptr, Fs[J]};
 #ifdef CLCPU_TSAN_FIBERS
   __tsan_switch_to_fiber(Fs[J]->TsanFiber, 0);
@@ -285,6 +286,8 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args, const WorkGroupContext &Base,
   G.SubGroupSize = Base.SubGroupSize ? Base.SubGroupSize : N;
   size_t NumSG = (N + G.SubGroupSize - 1) / G.SubGroupSize;
   G.SG.resize(NumSG);
+  std::vector<Wait> States(N, Wait::None);
+  G.States = States.data();
 #ifdef CLCPU_TSAN_FIBERS
   G.TsanCaller = __tsan_get_current_fiber();
 #endif
@@ -308,31 +311,32 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args, const WorkGroupContext &Base,
         // Private variables live on the fiber's stack.
         F->Ctx.PrivateLo = F->Mapping;
         F->Ctx.PrivateHi = static_cast<char *>(F->Mapping) + F->MappingSize;
-        F->State = Wait::None;
       }
   // Passes: resume every runnable or yielding work-item once, in linear
   // order; each runs until its next barrier, collective, yield or its end.
-  // Once a sub-group's work-items ran, if they all wait at a sub-group
-  // barrier (none yielding) the sub-group is released, its collective
-  // computed first; once no work-item is runnable, yielding or at a
-  // sub-group barrier, the work-group barrier is released. A barrier some
-  // work-items skip (a divergent barrier, undefined behaviour) never waits for
-  // them: finished work-items are not counted, and a sub-group stuck between a
-  // sub-group and a work-group barrier is released, so every fiber runs to its
-  // end.
+  // After a pass, a sub-group whose work-items all wait at a sub-group
+  // barrier (none yielding) is released, its collective computed first;
+  // once no work-item is runnable, yielding or at a sub-group barrier, the
+  // work-group barrier is released. One pass covers the whole group: one
+  // switch back to this loop per pass instead of one per sub-group (the
+  // order between sub-groups is not specified). A barrier some work-items
+  // skip (a divergent barrier, undefined behaviour) never waits for them:
+  // finished work-items are not counted, and a sub-group stuck between a
+  // sub-group and a work-group barrier is released, so every fiber runs to
+  // its end.
   Fiber **Fs = P.Fibers.data();
   G.Fibers = Fs;
+  Wait *W = G.States;
   for (;;) {
+    runPass(G, Fs, 0, N);
     bool Busy = false, AtGroup = false;
     for (size_t S = 0, Begin = 0; S < NumSG; ++S, Begin += G.SubGroupSize) {
       size_t End = std::min(N, Begin + G.SubGroupSize);
       bool SBusy = false, AtSub = false;
-      runPass(G, Fs, Begin, End);
       for (size_t J = Begin; J < End; ++J) {
-        Wait W = Fs[J]->State;
-        SBusy |= W == Wait::Yield;
-        AtSub |= W == Wait::SubGroup;
-        AtGroup |= W == Wait::Group;
+        SBusy |= W[J] == Wait::Yield;
+        AtSub |= W[J] == Wait::SubGroup;
+        AtGroup |= W[J] == Wait::Group;
       }
       Busy |= SBusy;
       if (SBusy || !AtSub)
@@ -344,8 +348,8 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args, const WorkGroupContext &Base,
         PC.Pending = false;
       }
       for (size_t J = Begin; J < End; ++J)
-        if (Fs[J]->State == Wait::SubGroup)
-          Fs[J]->State = Wait::None;
+        if (W[J] == Wait::SubGroup)
+          W[J] = Wait::None;
       Busy = true;
     }
     if (Busy)
@@ -358,8 +362,8 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args, const WorkGroupContext &Base,
       G.WG.Pending = false;
     }
     for (size_t J = 0; J < N; ++J)
-      if (Fs[J]->State == Wait::Group)
-        Fs[J]->State = Wait::None;
+      if (W[J] == Wait::Group)
+        W[J] = Wait::None;
   }
 }
 
