@@ -594,6 +594,7 @@ private:
       X = Ty->isFloatingPointTy() ? B.CreateFNeg(X) : B.CreateNeg(X);
     if (Mask) // lanes past the end add nothing to the carry
       X = B.CreateSelect(Mask, X, Ids);
+    Value *Own = X;
     // Hillis-Steele across the lanes: after the step with shift Sh, lane l
     // holds x[l - 2 Sh + 1 .. l].
     for (unsigned Sh = 1; Sh < VF; Sh *= 2) {
@@ -606,10 +607,19 @@ private:
                      ? AccIn[RI]
                      : B.CreateVectorSplat(VF, AccIn[RI]);
     Value *Incl = combine(R, Acc, X);
-    SmallVector<int, 16> Idx;
-    for (unsigned K = 0; K < VF; ++K)
-      Idx.push_back(K == 0 ? int(VF) : int(K - 1));
-    Value *Excl = combine(R, Acc, B.CreateShuffleVector(X, Ids, Idx));
+    // Integer add: the value before each lane is the value after it less
+    // the lane's own operand (exact in wrapping arithmetic): one subtract
+    // instead of a cross-lane shift (on AVX2 a vpermd and a vpblendd).
+    Value *Excl;
+    if (R.MinMax == Intrinsic::not_intrinsic && R.Opcode == Instruction::Add &&
+        Ty->isIntegerTy()) {
+      Excl = B.CreateSub(Incl, Own, "scan.excl");
+    } else {
+      SmallVector<int, 16> Idx;
+      for (unsigned K = 0; K < VF; ++K)
+        Idx.push_back(K == 0 ? int(VF) : int(K - 1));
+      Excl = combine(R, Acc, B.CreateShuffleVector(X, Ids, Idx));
+    }
     Vec[R.Phi] = Excl;
     Vec[R.Next] = Incl;
     Carry[RI] = B.CreateExtractElement(Incl, uint64_t(VF - 1));

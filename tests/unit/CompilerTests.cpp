@@ -301,6 +301,10 @@ kernel void scan_div(global const int *restrict in, global int *restrict out,
   // this vector's scan: one add on the loop-carried path, no extract and
   // re-broadcast through a general register.
   CHECK(std::regex_search(Int, std::regex("scan.acc = phi <(8|16) x i32>")));
+  // An integer sum's value before each lane: the value after it less the
+  // lane's own operand, no second cross-lane shift.
+  CHECK(std::regex_search(Int,
+                          std::regex("scan.excl[0-9]* = sub <(8|16) x i32>")));
   CHECK(std::regex_search(
       Int, std::regex("scan.total = shufflevector <(8|16) x i32> %[^,]+, "
                       "<(8|16) x i32> (poison|undef), <(8|16) x i32> "
