@@ -212,9 +212,19 @@ std::pair<Value *, Value *> modularIndex(IRBuilder<> &B, Value *I, unsigned N) {
   Value *R0 = B.CreateBinOp(Op == Instruction::SRem ? Instruction::URem : Op,
                             Y0, ConstantInt::get(Y0->getType(), MC->getValue()),
                             "lane0.index");
-  Value *Ok =
-      B.CreateICmpULE(R0, ConstantInt::get(Y0->getType(), M - N), "no.wrap");
-  if (Op != Instruction::And) {
+  Constant *Last = ConstantInt::get(Y0->getType(), M - N);
+  Value *Ok = B.CreateICmpULE(R0, Last, "no.wrap");
+  if (Op != Instruction::And && M.isPowerOf2()) {
+    // A power of two divides 2^Bits (and 2^(Bits-1), srem's M being
+    // positive): lanes that stay below lane 0's next multiple of M cannot
+    // wrap the type, so the remainder's bound is the whole test. For srem
+    // the sign bit joins the mask, failing it for a negative lane 0.
+    if (Op == Instruction::SRem)
+      Ok = B.CreateICmpULE(
+          B.CreateAnd(Y0, ConstantInt::get(Y0->getType(),
+                                           APInt::getSignMask(Bits) | (M - 1))),
+          Last, "no.wrap");
+  } else if (Op != Instruction::And) {
     // Lane 0 + N - 1 does not pass the type's maximum (signed maximum for
     // srem, which also keeps lane 0 non-negative: unsigned compare).
     APInt Max = Op == Instruction::SRem ? APInt::getSignedMaxValue(Bits)
