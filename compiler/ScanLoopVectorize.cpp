@@ -595,13 +595,35 @@ private:
     if (Mask) // lanes past the end add nothing to the carry
       X = B.CreateSelect(Mask, X, Ids);
     Value *Own = X;
-    // Hillis-Steele across the lanes: after the step with shift Sh, lane l
-    // holds x[l - 2 Sh + 1 .. l].
-    for (unsigned Sh = 1; Sh < VF; Sh *= 2) {
+    // Hillis-Steele across the lanes, first within each 128-bit block
+    // (shifts that stay in a block are one in-lane instruction, vpslldq for
+    // a zero identity; a shift across the whole vector is a cross-lane
+    // permute, two uops on Zen, and a blend), then across blocks: each
+    // block's total broadcast within it (vpshufd), scanned over the blocks
+    // by whole-block shifts, and the blocks before each added to it. After
+    // the in-block step with shift Sh, lane l holds x[l - 2 Sh + 1 .. l]
+    // of its own block.
+    unsigned Bits = Ty->getScalarSizeInBits();
+    unsigned E = Bits && Bits <= 64 && 128 % Bits == 0 ? 128 / Bits : VF;
+    if (E >= VF || VF % E != 0)
+      E = VF; // one block: the whole vector
+    auto Shift = [&](Value *V, unsigned Sh, unsigned Block) {
       SmallVector<int, 16> Idx;
       for (unsigned K = 0; K < VF; ++K)
-        Idx.push_back(K < Sh ? int(VF + K) : int(K - Sh));
-      X = combine(R, X, B.CreateShuffleVector(X, Ids, Idx));
+        Idx.push_back(K % Block < Sh ? int(VF + K) : int(K - Sh));
+      return B.CreateShuffleVector(V, Ids, Idx);
+    };
+    for (unsigned Sh = 1; Sh < E; Sh *= 2)
+      X = combine(R, X, Shift(X, Sh, E));
+    if (E < VF) {
+      SmallVector<int, 16> Last;
+      for (unsigned K = 0; K < VF; ++K)
+        Last.push_back(int(K / E * E + E - 1));
+      Value *T = B.CreateShuffleVector(X, Last, "scan.blocks");
+      for (unsigned Sh = E; Sh < VF - E;
+           Sh *= 2) // blocks up to the last but one
+        T = combine(R, T, Shift(T, Sh, VF));
+      X = combine(R, X, Shift(T, E, VF));
     }
     Value *Acc = AccIn[RI]->getType()->isVectorTy()
                      ? AccIn[RI]

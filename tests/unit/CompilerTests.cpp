@@ -301,6 +301,13 @@ kernel void scan_div(global const int *restrict in, global int *restrict out,
   // this vector's scan: one add on the loop-carried path, no extract and
   // re-broadcast through a general register.
   CHECK(std::regex_search(Int, std::regex("scan.acc = phi <(8|16) x i32>")));
+  // The lanes are scanned within each 128-bit block, then the blocks'
+  // totals (each broadcast within its block; lanes no later step reads may
+  // be poison) across blocks.
+  CHECK(std::regex_search(
+      Int, std::regex("scan.blocks[0-9]* = shufflevector <(8|16) x i32> "
+                      "%[^,]+, <(8|16) x i32> (poison|undef), <(8|16) x i32> "
+                      "<i32 3, i32 3, i32 3, i32 3")));
   // An integer sum's value before each lane: the value after it less the
   // lane's own operand, no second cross-lane shift.
   CHECK(std::regex_search(Int,
@@ -450,8 +457,9 @@ kernel void ring(global const int *in, global int *out) {
   std::string Ring = functionText(IR, "wg_ring");
   INFO(Ring);
   CHECK(std::regex_search(
-      Ring, std::regex("= and i32 %[^,]+, -21474833[0-9]{2}\n.*%no\\.wrap[0-9]* "
-                       "= icmp ult i32 [^,]+, 2(49|41)")));
+      Ring,
+      std::regex("= and i32 %[^,]+, -21474833[0-9]{2}\n.*%no\\.wrap[0-9]* "
+                 "= icmp ult i32 [^,]+, 2(49|41)")));
   CHECK_FALSE(has(Ring, "%lanes.adjacent = icmp eq i"));
   CHECK(has(Ring, "@llvm.masked.gather"));
   // off[i / chunk]: one scalar load and a broadcast when all lanes agree.
