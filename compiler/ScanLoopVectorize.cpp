@@ -620,8 +620,8 @@ private:
       for (unsigned K = 0; K < VF; ++K)
         Last.push_back(int(K / E * E + E - 1));
       Value *T = B.CreateShuffleVector(X, Last, "scan.blocks");
-      for (unsigned Sh = E; Sh < VF - E;
-           Sh *= 2) // blocks up to the last but one
+      // Inclusive over the blocks up to the last but one.
+      for (unsigned Sh = E; Sh < VF - E; Sh *= 2)
         T = combine(R, T, Shift(T, Sh, VF));
       X = combine(R, X, Shift(T, E, VF));
     }
