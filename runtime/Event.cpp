@@ -144,7 +144,15 @@ void Event::finish(cl_int Final) {
   // abnormally terminated command reports its error code.
   for (const Callback &C : Fire)
     C.Fn(handle(), Final < 0 ? Final : C.Type, C.UserData);
-  Executor::notifyProgress();
+  // Only an event some thread waits for wakes the waiting threads. Waking
+  // them for every command of a chain (clFinish after many enqueues) kept
+  // the host thread spinning beside the workers: on two cores, one third
+  // of a 400-launch chain's samples were the host's spin, and the launches'
+  // second thread got 7% of them. The status store and this load are
+  // seq_cst, as are waitAll's store to Watched and its status load: either
+  // the waiter sees the event finished or this sees it watched.
+  if (Watched.load(std::memory_order_seq_cst))
+    Executor::notifyProgress();
   if (Queue)
     releaseInternal(); // the in-flight reference
 }
@@ -239,9 +247,16 @@ void Event::waitAll(std::span<Event *const> Events) {
   // Finished events stay finished: resume the scan where it stopped.
   size_t First = 0;
   Executor::waitUntil(Help, [&] {
-    while (First < Events.size() && Events[First]->finished())
-      ++First;
-    return First == Events.size();
+    for (; First < Events.size(); ++First) {
+      Event *E = Events[First];
+      if (E->finished())
+        continue;
+      // Watched before the status is read again (see finish).
+      E->Watched.store(true, std::memory_order_seq_cst);
+      if (!E->finished())
+        return false;
+    }
+    return true;
   });
 }
 

@@ -116,6 +116,9 @@ private:
   /// Set (under Lock, before reading the status) by addCallback, so that
   /// status changes take the lock only for events with callbacks.
   std::atomic<bool> HasCallbacks{false};
+  /// Set by a thread in waitAll (before it reads the status and sleeps):
+  /// only watched events wake waiting threads when they finish.
+  std::atomic<bool> Watched{false};
 
   // The queue's list of unfinished commands (guarded by the queue's lock).
   friend class CommandQueue;

@@ -301,6 +301,10 @@ void Executor::waitUntil(std::span<Executor *const> Help,
   P.Waiters.fetch_sub(1, std::memory_order_seq_cst);
 }
 
+unsigned long Executor::progressGeneration() {
+  return progress().Generation.load(std::memory_order_seq_cst);
+}
+
 void Executor::notifyProgress() {
   Progress &P = progress();
   if (P.Waiters.load(std::memory_order_seq_cst) == 0)

@@ -74,6 +74,8 @@ public:
 
   /// Tasks queued and not yet started (for tests).
   size_t queued();
+  /// How often `notifyProgress` woke waiting threads so far (for tests).
+  static unsigned long progressGeneration();
 
 private:
   struct Drainer;
