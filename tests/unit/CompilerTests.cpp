@@ -450,16 +450,28 @@ kernel void ring(global const int *in, global int *out) {
   CHECK(has(N, "@llvm.masked.gather"));
   CHECK(std::regex_search(
       N, std::regex("= load <(4|8|16) x i32>, ptr %lane0\\.addr")));
-  // A constant modulus: lane 0's remainder alone decides, in scalar code
-  // (at most M - N; for srem by a power of two the sign bit joins the mask,
-  // so one compare), and the vector of indices is built only on the
-  // gather's path.
+  // A power-of-two modulus whose dividend steps through the vector loop:
+  // the loop counts down the vectors left before lane 0's index wraps and
+  // carries that index (in the address's type) from vector to vector; the
+  // count and index are computed from the dividend only before the loop
+  // and after a wrap (lane 0's remainder at most M - N, the dividend
+  // non-negative for srem, then (M - N - index) / N + 1 vectors). The
+  // vector of indices is built only on the gather's path.
   std::string Ring = functionText(IR, "wg_ring");
   INFO(Ring);
+  CHECK(has(Ring, "%countdown.left = phi i32"));
+  CHECK(std::regex_search(Ring,
+                          std::regex("%countdown\\.index[0-9]* = phi i64")));
+  CHECK(std::regex_search(Ring,
+                          std::regex("icmp (eq|ne) i32 %countdown\\.left, 0")));
   CHECK(std::regex_search(
-      Ring,
-      std::regex("= and i32 %[^,]+, -21474833[0-9]{2}\n.*%no\\.wrap[0-9]* "
-                 "= icmp ult i32 [^,]+, 2(49|41)")));
+      Ring, std::regex("%lane0\\.addr = getelementptr inbounds i32, ptr "
+                       "%[^,]+, i64 %countdown\\.index")));
+  CHECK(std::regex_search(
+      Ring, std::regex("%countdown\\.index[0-9]* = and i32 %[^,]+, 255")));
+  CHECK(std::regex_search(Ring,
+                          std::regex("icmp ult i32 %countdown\\.index[0-9]*, "
+                                     "249\n.*icmp sgt i32 %[^,]+, -1")));
   CHECK_FALSE(has(Ring, "%lanes.adjacent = icmp eq i"));
   CHECK(has(Ring, "@llvm.masked.gather"));
   // off[i / chunk]: one scalar load and a broadcast when all lanes agree.
