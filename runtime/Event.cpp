@@ -147,10 +147,11 @@ void Event::finish(cl_int Final) {
   // Only an event some thread waits for wakes the waiting threads. Waking
   // them for every command of a chain (clFinish after many enqueues) kept
   // the host thread spinning beside the workers: on two cores, one third
-  // of a 400-launch chain's samples were the host's spin, and the launches'
-  // second thread got 7% of them. The status store and this load are
-  // seq_cst, as are waitAll's store to Watched and its status load: either
-  // the waiter sees the event finished or this sees it watched.
+  // of the samples of a chain of 400 launches (8 work-groups and 1,
+  // alternating) were the host's spin, and the launches' second thread got 7%
+  // of them. The status store and this load are seq_cst, as are waitAll's store
+  // to Watched and its status load: either the waiter sees the event finished
+  // or this sees it watched.
   if (Watched.load(std::memory_order_seq_cst))
     Executor::notifyProgress();
   if (Queue)
