@@ -774,7 +774,9 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
   IRBuilder<> B(Entry);
   Value *Size[3];
   for (unsigned D = 0; D < 3; ++D)
-    Size[D] = ctxWord(B, Ctx, WLocalSize + D, I64);
+    Size[D] = K.ReqdWorkGroupSize[D] == 1 // as loadLocalSize
+                  ? B.getInt64(1)
+                  : ctxWord(B, Ctx, WLocalSize + D, I64);
   ScratchAddress SA;
   SA.Scratch = ctxWord(B, Ctx, WScratch, Ptr);
   SA.N = B.CreateMul(B.CreateMul(Size[0], Size[1]), Size[2]);

@@ -210,9 +210,10 @@ beginWorkGroupFunction(llvm::Module &M, llvm::Function &Kernel,
                        const std::string &Name, llvm::IRBuilder<> &B,
                        llvm::SmallVectorImpl<llvm::Value *> &CallArgs);
 
-/// WorkGroupFunction.cpp: the group's local sizes from \p Ctx.
-void loadLocalSize(llvm::IRBuilder<> &B, llvm::Value *Ctx,
-                   llvm::Value *Size[3]);
+/// WorkGroupFunction.cpp: the group's local sizes from \p Ctx (constant 1
+/// where \p K's reqd_work_group_size says 1).
+void loadLocalSize(llvm::IRBuilder<> &B, llvm::Value *Ctx, llvm::Value *Size[3],
+                   const KernelInfo &K);
 
 /// WorkGroupFunction.cpp: loops z, y, x over the local ids [0, Size[d])
 /// at \p B (x innermost), with \p EmitBody's code in the x-loop; returns the

@@ -421,9 +421,17 @@ Function *beginWorkGroupFunction(Module &M, Function &Kernel,
   return WG;
 }
 
-void loadLocalSize(IRBuilder<> &B, Value *Ctx, Value *Size[3]) {
+/// The group's local size. A dimension that reqd_work_group_size sets to 1
+/// is the constant 1 (a launch must use that size, and a group of one
+/// work-item cannot be a smaller last group): its loop folds away.
+void loadLocalSize(IRBuilder<> &B, Value *Ctx, Value *Size[3],
+                   const KernelInfo &K) {
   MDNode *Invariant = MDNode::get(B.getContext(), {});
   for (unsigned D = 0; D < 3; ++D) {
+    if (K.ReqdWorkGroupSize[D] == 1) {
+      Size[D] = B.getInt64(1);
+      continue;
+    }
     auto *L = B.CreateLoad(
         B.getInt64Ty(),
         B.CreateConstInBoundsGEP1_64(B.getInt64Ty(), Ctx, WLocalSize + D));
@@ -498,7 +506,7 @@ void emitRegionDriver(Module &M, Function &Kernel, Function &Regions,
   Function *WG = beginWorkGroupFunction(M, Kernel, K.Name, B, CallArgs);
   Value *Ctx = WG->getArg(1);
   Value *Size[3];
-  loadLocalSize(B, Ctx, Size);
+  loadLocalSize(B, Ctx, Size, K);
   Value *N = B.CreateMul(B.CreateMul(Size[0], Size[1]), Size[2], "n");
   auto *Scratch =
       B.CreateLoad(PointerType::getUnqual(C),
@@ -638,7 +646,7 @@ void emitWorkGroupFunction(Module &M, Function &Kernel, Function &Body,
   SmallVector<Value *, 16> CallArgs;
   Function *WG = beginWorkGroupFunction(M, Kernel, K.Name, B, CallArgs);
   Value *Size[3];
-  loadLocalSize(B, WG->getArg(1), Size);
+  loadLocalSize(B, WG->getArg(1), Size, K);
   BranchInst *XLatch = emitLocalIdLoops(
       B, Size, [&](IRBuilder<> &XB, Value *X, Value *Y, Value *Z) {
         SmallVector<Value *, 16> Full(CallArgs);

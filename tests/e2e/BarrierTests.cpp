@@ -593,3 +593,72 @@ kernel void bigpriv(global const int *in, global int *out, local int *s,
     CHECK(Got[G] == Sum);
   }
 }
+
+TEST_CASE("6.13.8 / 5.9.3 (reqd_work_group_size): dimensions the attribute "
+          "sets to 1 are folded into the group's loops; the results match "
+          "the host on both paths, with a smaller last group in x",
+          "[barrier]") {
+  Env E;
+  // Each work-item writes its value plus the local sizes of y and z, and
+  // after the barrier reads the one at the mirrored local linear id.
+  const char *Src = R"(
+kernel __attribute__((reqd_work_group_size(RX, RY, RZ)))
+void reqd_rev(global const int *in, global int *out) {
+  local int s[RX * RY * RZ];
+  size_t l = get_local_linear_id();
+  size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
+  size_t g = get_global_linear_id();
+  s[l] = in[g] + (int)(get_local_size(1) * 100 + get_local_size(2) * 10000);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[g] = s[n - 1 - l];
+}
+)";
+  struct Case {
+    size_t R[3];  // reqd_work_group_size
+    cl_uint Dims; // of the launch
+    size_t G[3];
+  };
+  // x not a multiple of the group's x (non-uniform, OpenCL 2.0), y and z
+  // groups of 1, a 2D group with z of 1, and the launch's own dimensions
+  // fewer than three.
+  const Case Cases[] = {{{64, 1, 1}, 1, {64 * 3 + 10, 1, 1}},
+                        {{8, 1, 1}, 2, {20, 3, 1}},
+                        {{8, 1, 1}, 3, {16, 2, 3}},
+                        {{4, 4, 1}, 3, {10, 8, 3}},
+                        {{1, 1, 1}, 2, {5, 4, 1}}};
+  for (const char *Path : Paths)
+    for (const Case &C : Cases) {
+      std::string Options =
+          std::string(Path) + " -DRX=" + std::to_string(C.R[0]) +
+          " -DRY=" + std::to_string(C.R[1]) + " -DRZ=" + std::to_string(C.R[2]);
+      INFO(Options << " global " << C.G[0] << "x" << C.G[1] << "x" << C.G[2]);
+      cl_kernel K = E.kernel(Src, "reqd_rev", Options.c_str());
+      size_t N = C.G[0] * C.G[1] * C.G[2];
+      std::vector<int> In = randomInts(N, 13);
+      cl_mem A = E.buffer(In), B = E.buffer(std::vector<int>(N));
+      E.arg(K, 0, A);
+      E.arg(K, 1, B);
+      REQUIRE(E.run(K, C.Dims, C.G, C.R) == CL_SUCCESS);
+      std::vector<int> Out = E.read<int>(B, N);
+      std::vector<int> Want(N);
+      for (size_t Z = 0; Z < C.G[2]; ++Z)
+        for (size_t Y = 0; Y < C.G[1]; ++Y)
+          for (size_t X = 0; X < C.G[0]; ++X) {
+            size_t Id[3] = {X, Y, Z}, Base[3], Ls[3], Lid[3];
+            for (int D = 0; D < 3; ++D) {
+              Base[D] = Id[D] / C.R[D] * C.R[D];
+              Ls[D] = std::min(C.R[D], C.G[D] - Base[D]);
+              Lid[D] = Id[D] - Base[D];
+            }
+            size_t Lin = (Lid[2] * Ls[1] + Lid[1]) * Ls[0] + Lid[0];
+            size_t M = Ls[0] * Ls[1] * Ls[2] - 1 - Lin;
+            size_t Mx = M % Ls[0], My = M / Ls[0] % Ls[1],
+                   Mz = M / Ls[0] / Ls[1];
+            size_t From = ((Base[2] + Mz) * C.G[1] + Base[1] + My) * C.G[0] +
+                          Base[0] + Mx;
+            Want[(Z * C.G[1] + Y) * C.G[0] + X] =
+                In[From] + static_cast<int>(Ls[1] * 100 + Ls[2] * 10000);
+          }
+      CHECK(Out == Want);
+    }
+}

@@ -535,6 +535,50 @@ kernel void scan(global const int *in, global int *out) {
   CHECK(std::regex_search(Scan, std::regex("load <(4|8|16) x i32>")));
 }
 
+TEST_CASE("5.9.3 (compiler/WorkGroupFunction.cpp): dimensions that "
+          "reqd_work_group_size sets to 1 are constants in the work-group "
+          "function, not loads of the local size",
+          "[compiler]") {
+  const char *Body = R"(
+  local int s[64];
+  int lid = get_local_id(0);
+  int v = get_global_id(0);
+  for (int k = 0; k < iters; ++k) {
+    s[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    v = s[(lid + 1) % 64] + 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[get_global_id(0)] = v;
+}
+)";
+  std::string Src =
+      std::string("kernel __attribute__((reqd_work_group_size(64, 1, 1)))\n"
+                  "void ring_reqd(global int *out, int iters) {") +
+      Body + "kernel void ring_any(global int *out, int iters) {" + Body +
+      "kernel void copy_reqd(global int *out) "
+      "__attribute__((reqd_work_group_size(8, 1, 1))) {\n"
+      "  out[get_global_id(0)] += 1;\n}\n";
+  std::string Log;
+  std::string IR = optimizedIR(Src.c_str(), "", Log);
+  INFO(Log);
+  REQUIRE_FALSE(IR.empty());
+  // WorkGroupContext::LocalSize[1] and [2]: bytes 32 and 40 of the context
+  // (the work-group function's second argument).
+  std::regex YZ("getelementptr inbounds i8, ptr %1, i64 (32|40)\n");
+  std::string Any = functionText(IR, "wg_ring_any");
+  INFO(Any);
+  CHECK(std::regex_search(Any, YZ));
+  // Barrier regions (the loops and the state slots' addresses) and a
+  // barrier-free kernel alike.
+  for (const char *Name : {"wg_ring_reqd", "wg_copy_reqd"}) {
+    std::string F = functionText(IR, Name);
+    INFO(F);
+    CHECK_FALSE(std::regex_search(F, YZ));
+    CHECK(has(F, "getelementptr inbounds i8, ptr %1, i64 24"));
+  }
+}
+
 TEST_CASE("6.13.8 (barrier fast path, compiler/LoopSyncPoints.cpp): a "
           "grid-stride loop in a barrier kernel runs one vectorized region "
           "per iteration; other loops stay whole",
