@@ -45,7 +45,9 @@ enum class ObjectKind : std::uint32_t {
 template <typename Obj> struct IcdHandle {
   const cl_icd_dispatch *Dispatch;
   ObjectKind Kind;
-  Obj *Self;
+  /// The object's Object<> base (the derived object is not constructed yet
+  /// when the base sets this: Object::fromHandle casts down).
+  void *Self;
 };
 } // namespace clcpu
 
@@ -75,7 +77,7 @@ public:
   Object() {
     H.Dispatch = &icd::dispatchTable();
     H.Kind = K;
-    H.Self = static_cast<Derived *>(this);
+    H.Self = this;
   }
   virtual ~Object() { H.Kind = ObjectKind::Dead; }
   Object(const Object &) = delete;
@@ -88,7 +90,7 @@ public:
   static Derived *fromHandle(Handle Hd) {
     if (!Hd || Hd->Kind != K)
       return nullptr;
-    Derived *D = Hd->Self;
+    Derived *D = static_cast<Derived *>(static_cast<Object *>(Hd->Self));
     if (D->ExternalRefs.load(std::memory_order_acquire) == 0)
       return nullptr;
     if constexpr (requires { D->context(); })

@@ -78,14 +78,15 @@ kernel void in_place(global int *data, int n, int k) {
     }
 }
 // Output `shift` elements after the input in the same buffer: for
-// 0 < shift < k a work-item reads what it wrote earlier in the loop.
-kernel void shifted(global int *data, int shift, int n, int k) {
-  global int *out = data + shift;
+// 0 < shift < k a work-item reads what it wrote earlier in the loop. The
+// sums feed back into the input and grow past INT_MAX: unsigned, wrapping.
+kernel void shifted(global uint *data, int shift, int n, int k) {
+  global uint *out = data + shift;
   int base = get_global_id(0) * (2 * k);
-  int pre = 1;
+  uint pre = 1;
   for (int j = 0; j < k; ++j)
     if (base + j < n) {
-      int v = data[base + j];
+      uint v = data[base + j];
       out[base + j] = pre;
       pre += v;
     }
@@ -239,14 +240,16 @@ TEST_CASE("5.10 (compiler/ScanLoopVectorize.cpp): loops that write out a "
         INFO("shift " << Shift);
         cl_mem BData = E.buffer(In);
         E.launch(P, "shifted", G, L, BData, Shift, Cap, K);
-        std::vector<int> WantData = In;
-        for (int W = 0; W < int(G); ++W)
-          for (int J = 0, Pre = 1; J < K; ++J) {
-            int V = WantData[W * 2 * K + J];
+        std::vector<uint32_t> WantData(In.begin(), In.end());
+        for (int W = 0; W < int(G); ++W) {
+          uint32_t Pre = 1;
+          for (int J = 0; J < K; ++J) {
+            uint32_t V = WantData[W * 2 * K + J];
             WantData[W * 2 * K + J + Shift] = Pre;
             Pre += V;
           }
-        expectEqual(E.read<int>(BData, Cap), WantData, "shifted");
+        }
+        expectEqual(E.read<uint32_t>(BData, Cap), WantData, "shifted");
       }
 
       // Integer-valued floats: every order of the additions is exact.

@@ -290,9 +290,13 @@ kernel void scan_div(global const int *restrict in, global int *restrict out,
   // identity (zero) for the running sum.
   CHECK(has(Int, "scan.vec:"));
   CHECK(has(Int, "scan.tail:"));
-  CHECK(std::regex_search(
-      Int, std::regex("store <(8|16) x i32>.*\n(.*\n)*.*masked\\.store\\."
-                      "v(4|8)i32")));
+  // (Two searches, not one regex across lines: libstdc++'s recursive
+  // matcher overflows the stack on `(.*\n)*` over a whole function.)
+  std::smatch Full;
+  REQUIRE(std::regex_search(Int, Full, std::regex("store <(8|16) x i32>")));
+  std::string AfterFull = Full.suffix();
+  CHECK(
+      std::regex_search(AfterFull, std::regex("masked\\.store\\.v(4|8)i32")));
   CHECK(std::regex_search(
       Int, std::regex("shufflevector <(8|16) x i32> %[^,]+, <(8|16) x i32> "
                       "(zeroinitializer|<i32 0)")));
@@ -801,8 +805,11 @@ void hs(global const int *in, global int *out) {
   CHECK(Wg.find("gather") == std::string::npos);
   // The step copies the three saved values (memcpy, lowered to a load and
   // a store each).
-  CHECK(std::regex_search(Step, std::regex("store i64 .*\n(.*\n)*.*store "
-                                           "i64 .*\n(.*\n)*.*store i64")));
+  size_t Stores = 0;
+  for (size_t At = Step.find("store i64 "); At != std::string::npos;
+       At = Step.find("store i64 ", At + 1))
+    ++Stores;
+  CHECK(Stores >= 3);
 }
 
 TEST_CASE("6.13.8 (barrier fast path, compiler/BarrierRegions.cpp): a "
