@@ -18,6 +18,12 @@
 // ThreadSanitizer must know which stack runs: one TSan fiber per fiber.
 #define CLCPU_TSAN_FIBERS 1
 #endif
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+// AddressSanitizer must know which stack runs (CLCPU_ASAN builds): each
+// switch names the stack it goes to, and each arrival says it is done.
+#define CLCPU_ASAN_FIBERS 1
+#endif
 
 namespace clcpu {
 
@@ -117,6 +123,11 @@ struct Group {
   /// One per sub-group.
   std::vector<PendingCollective> SG;
   void *TsanCaller = nullptr; // the group loop's TSan fiber
+  /// The group loop's stack (the thread's) and ASan's fake-stack slot for
+  /// it: CLCPU_ASAN builds.
+  const void *LoopStack = nullptr;
+  size_t LoopStackSize = 0;
+  void *AsanFake = nullptr;
   /// The fibers of this group by linear local id, and where the current
   /// pass ends: a fiber that stops hands over to the next runnable fiber
   /// before PassEnd, the last one to the group loop (Loop).
@@ -143,6 +154,7 @@ struct Fiber {
   size_t Index = 0;   // linear local id in the current group
   uint32_t Spins = 0; // rounds of waiting loops (yieldImpl)
   void *TsanFiber = nullptr;
+  void *AsanFake = nullptr; // CLCPU_ASAN builds
   WorkGroupContext Ctx{};
 };
 
@@ -158,6 +170,17 @@ struct Hop {
 /// continues (a fiber's entry in Resumes, or its group's Loop).
 void arrived(ctx::transfer_t T) {
   auto *H = static_cast<Hop *>(T.data);
+#ifdef CLCPU_ASAN_FIBERS
+  Group *AG = static_cast<Group *>((H->From ? H->From : H->To)->Ctx.Group);
+  const void *FromStack = nullptr;
+  size_t FromSize = 0;
+  __sanitizer_finish_switch_fiber(H->To ? H->To->AsanFake : AG->AsanFake,
+                                  &FromStack, &FromSize);
+  if (!H->From) { // from the group loop: its stack is the thread's
+    AG->LoopStack = FromStack;
+    AG->LoopStackSize = FromSize;
+  }
+#endif
   if (H->From)
     static_cast<Group *>(H->From->Ctx.Group)->Resumes[H->From->Index] = T.fctx;
   else
@@ -165,6 +188,21 @@ void arrived(ctx::transfer_t T) {
 }
 
 bool runnable(Wait W) { return W == Wait::None || W == Wait::Yield; }
+
+#ifdef CLCPU_ASAN_FIBERS
+/// Tells ASan the coming switch leaves the stack whose fake-stack slot is
+/// \p Save for fiber \p To's stack, or for the group loop's (null \p To).
+void asanSwitch(void **Save, const Fiber *To, const Group &G) {
+  if (To) {
+    size_t Guard = pageSize();
+    __sanitizer_start_switch_fiber(Save,
+                                   static_cast<char *>(To->Mapping) + Guard,
+                                   To->MappingSize - Guard);
+  } else {
+    __sanitizer_start_switch_fiber(Save, G.LoopStack, G.LoopStackSize);
+  }
+}
+#endif
 
 /// Stops fiber \p F (its state says why) and switches straight to the next
 /// runnable fiber of the current pass, in linear order, or back to the group
@@ -191,6 +229,9 @@ void switchAway(Fiber *F) {
   Hop H{F, Next};
 #ifdef CLCPU_TSAN_FIBERS
   __tsan_switch_to_fiber(Next ? Next->TsanFiber : G->TsanCaller, 0);
+#endif
+#ifdef CLCPU_ASAN_FIBERS
+  asanSwitch(&F->AsanFake, Next, *G);
 #endif
   arrived(jump(To, &H));
 }
@@ -326,6 +367,9 @@ void runPass(Group &G, Fiber **Fs, size_t Begin, size_t End) {
   Hop H{nullptr, Fs[J]};
 #ifdef CLCPU_TSAN_FIBERS
   __tsan_switch_to_fiber(Fs[J]->TsanFiber, 0);
+#endif
+#ifdef CLCPU_ASAN_FIBERS
+  asanSwitch(&G.AsanFake, Fs[J], G);
 #endif
   arrived(jump(G.Resumes[J], &H));
 }
