@@ -19,8 +19,9 @@
 // alternating runs on the 2-core Zen 4 VM).
 //
 // What a loop must look like (anything else is left alone):
-//  * rotated, one latch that is also the only exiting block, a preheader,
-//    dedicated exits, a backedge-taken count SCEV can compute;
+//  * rotated, one latch that is also the only exiting block, a
+//    backedge-taken count SCEV can compute (a preheader and dedicated exits
+//    are made first, LoopSimplify's);
 //  * the header ends in the guard: `br (icmp pred X, Inv), then, latch` (or
 //    the other way round), Inv loop-invariant, X an affine recurrence
 //    {Start,+,1} of the loop for which SCEV proves the "then" predicate
@@ -47,6 +48,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
@@ -257,6 +259,11 @@ struct GuardedLoopBound : PassInfoMixin<GuardedLoopBound> {
     DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
     bool Changed = false;
     for (Loop *L : LI.getLoopsInPreorder()) {
+      // Preheader and dedicated exits first: the passes before need not
+      // leave them (with a reqd_work_group_size of (N, 1, 1) the scan
+      // bench's item_sum loop shared its exit block, and ran predicated).
+      Changed |= simplifyLoop(L, &DT, &LI, &SE, nullptr, nullptr,
+                              /*PreserveLCSSA=*/false);
       std::optional<GuardedLoop> G = matchGuardedLoop(*L, SE, DT, LI, Changed);
       if (G && boundByGuard(*L, *G, SE, DT)) {
         SE.forgetTopmostLoop(L);

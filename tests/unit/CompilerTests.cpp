@@ -207,6 +207,46 @@ kernel void chunk_sum(global const int *in, global int *out, int n, int k) {
     s = -s;
   out[get_global_id(0)] = s;
 }
+// The scan bench's look-back pass, shortened: the chunk from a counter,
+// each work-item's sum, a local-memory scan of the sums, each work-item's
+// prefixes. With a reqd_work_group_size of (N, 1, 1) the group's y and z
+// loops fold away, and the sum loop reached the pass without dedicated
+// exits.
+kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+void chunk_scan(global const int *in, global int *out,
+                volatile global int *counter, int n, int k) {
+  local int t[128];
+  local int chunk;
+  int lid = get_local_id(0);
+  if (lid == 0)
+    chunk = atomic_inc(counter);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int base = (chunk * 64 + lid) * k;
+  int s = 0;
+  for (int j = 0; j < k; ++j)
+    if (base + j < n)
+      s += in[base + j];
+  local int *src = t, *dst = t + 64;
+  src[lid] = s;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int o = 1; o < 64; o <<= 1) {
+    int v = src[lid];
+    if (lid >= o)
+      v += src[lid - o];
+    dst[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    local int *x = src;
+    src = dst;
+    dst = x;
+  }
+  int pre = src[lid] - s;
+  for (int j = 0; j < k; ++j)
+    if (base + j < n) {
+      int v = in[base + j];
+      out[base + j] = pre;
+      pre += v;
+    }
+}
 kernel void suffix_sum(global const int *in, global int *out, int skip,
                        int k) {
   int base = get_global_id(0) * k;
@@ -230,6 +270,11 @@ kernel void suffix_sum(global const int *in, global int *out, int skip,
   CHECK(has(Chunk, "%guarded.enter"));
   CHECK(std::regex_search(Chunk, std::regex("@llvm\\.umin\\.i(32|64)\\(")));
   CHECK_FALSE(has(Chunk, "masked.load"));
+  // Both loops of chunk_scan: the sum and the prefixes.
+  std::string Scan = functionText(IR, "wg_chunk_scan");
+  INFO(Scan);
+  CHECK(has(Scan, "%guarded.enter = "));
+  CHECK(std::regex_search(Scan, std::regex("%guarded\\.enter[0-9]+ = ")));
   // A guard that turns true later is not a prefix: left as it was.
   std::string Suffix = functionText(IR, "wg_suffix_sum");
   INFO(Suffix);
