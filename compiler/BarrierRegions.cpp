@@ -490,7 +490,14 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
 
   for (Instruction &I : instructions(Body))
     if (auto *CI = dyn_cast<CallInst>(&I))
-      if (auto S = classifySyncCall(*CI); S && !S->Scalar) {
+      if (auto S = classifySyncCall(*CI);
+          S && S->Kind == SyncCall::Collective && (S->Op & CollNonUniform)) {
+        // The active work-items are those that reach the call together: the
+        // fibers find them (scheduler/Fiber.cpp).
+        Why = "a non-uniform sub-group function (" +
+              CI->getCalledFunction()->getName().str() + ")";
+        return false;
+      } else if (S && !S->Scalar) {
         Why = "a collective of a vector or half operand (" +
               CI->getCalledFunction()->getName().str() + ")";
         return false;
@@ -869,8 +876,9 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
             Arg(1),
             SB.CreateMul(Size[0],
                          SB.CreateAdd(Arg(2), SB.CreateMul(Size[1], Arg(3)))));
-      else if (Kind == CollBroadcast || Kind >= CollShuffle)
-        Index = Arg(1);
+      else if (Kind == CollBroadcast || Kind >= CollShuffle ||
+               (S.What.Op & CollClustered))
+        Index = Arg(1); // the source, shuffle operand or cluster size
       if (Index)
         Scoped(SB.CreateStore(Index, SA.at(SB, {IndexOffset, 8})));
     }

@@ -18,14 +18,17 @@
 #include "compiler/Internal.h"
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -64,9 +67,63 @@ std::optional<std::pair<StringRef, StringRef>> demangle(StringRef N) {
   return std::make_pair(N.substr(Digits, Len), N.substr(Digits + Len));
 }
 
+/// The kind of the reduction or scan \p Mode ("reduce", "scan_inclusive",
+/// "scan_exclusive") of operation \p Operation ("add" ... "logical_xor").
+std::optional<uint32_t> arithmeticKind(StringRef Mode, StringRef Operation) {
+  static const char *Modes[] = {"reduce", "scan_inclusive", "scan_exclusive"};
+  static const char *Operations[] = {
+      "add", "min", "max",         "mul",        "and",
+      "or",  "xor", "logical_and", "logical_or", "logical_xor"};
+  for (uint32_t M = 0; M < 3; ++M) {
+    if (Mode != Modes[M])
+      continue;
+    for (uint32_t O = 0; O < 10; ++O)
+      if (Operation == Operations[O])
+        return O < 3 ? CollReduceAdd + M * 3 + O
+                     : CollReduceMul + M * 7 + (O - 3);
+  }
+  return std::nullopt;
+}
+
+/// "reduce_add" -> CollReduceAdd, ..., "scan_exclusive_logical_xor".
+std::optional<uint32_t> arithmeticKind(StringRef Name) {
+  for (StringRef Mode : {"reduce_", "scan_inclusive_", "scan_exclusive_"})
+    if (Name.starts_with(Mode))
+      return arithmeticKind(Mode.drop_back(), Name.drop_front(Mode.size()));
+  return std::nullopt;
+}
+
 /// The Op bits of a work_group_* or sub_group_* collective: its kind, plus
-/// CollSubGroup for the sub-group ones.
+/// CollSubGroup for the sub-group ones (and CollNonUniform, CollClustered).
 std::optional<uint32_t> collectiveKind(StringRef Name) {
+  // cl_khr_subgroup_non_uniform_vote, _non_uniform_arithmetic, _ballot and
+  // _clustered_reduce.
+  const uint32_t NonUniform = CollSubGroup | CollNonUniform;
+  if (Name == "sub_group_elect")
+    return CollElect * 16 + NonUniform;
+  if (Name == "sub_group_ballot")
+    return CollBallot * 16 + NonUniform;
+  if (Name == "sub_group_broadcast_first")
+    return CollBroadcastFirst * 16 + NonUniform;
+  if (Name.consume_front("sub_group_non_uniform_")) {
+    static const std::pair<const char *, CollectiveKind> Votes[] = {
+        {"all", CollAll},
+        {"any", CollAny},
+        {"all_equal", CollAllEqual},
+        {"broadcast", CollBroadcast},
+    };
+    for (auto [N, K] : Votes)
+      if (Name == N)
+        return K * 16 + NonUniform;
+    if (auto K = arithmeticKind(Name))
+      return *K * 16 + NonUniform;
+    return std::nullopt;
+  }
+  if (Name.consume_front("sub_group_clustered_reduce_")) {
+    if (auto K = arithmeticKind("reduce", Name))
+      return *K * 16 + CollSubGroup + CollClustered;
+    return std::nullopt;
+  }
   std::string WG;
   uint32_t Scope = 0;
   if (Name.starts_with("sub_group_")) {
@@ -226,6 +283,48 @@ bool lowerWorkGroupSync(Function &Body) {
   PointerType *Ptr = PointerType::getUnqual(C);
   auto *BarrierTy = FunctionType::get(Type::getVoidTy(C), {Ptr}, false);
   auto *CollTy = FunctionType::get(I64, {Ptr, I32, I64, I64, I64, I64}, false);
+  // Non-uniform sub-group collectives: each call site's number, in reverse
+  // post-order of the blocks, and the table of the sites each one can reach
+  // (bit j of entry i: site j can run after site i). scheduler/Fiber.cpp
+  // releases first a site that no other waiting work-item can reach.
+  DenseMap<const CallInst *, uint64_t> Sites;
+  SmallVector<const CallInst *, 8> SiteCalls;
+  for (BasicBlock *BB : ReversePostOrderTraversal<Function *>(&Body))
+    for (Instruction &I : *BB)
+      if (auto *CI = dyn_cast<CallInst>(&I))
+        if (auto S = classifySyncCall(*CI);
+            S && S->Kind == SyncCall::Collective && (S->Op & CollNonUniform) &&
+            Sites.try_emplace(CI, Sites.size()).second)
+          SiteCalls.push_back(CI);
+  Value *ReachTable = nullptr;
+  if (!SiteCalls.empty()) {
+    SmallVector<uint64_t, 8> Reach(SiteCalls.size(), 0);
+    for (size_t I = 0; I < SiteCalls.size(); ++I) {
+      const BasicBlock *From = SiteCalls[I]->getParent();
+      // The blocks reachable from the end of From (From itself if it is in
+      // a cycle).
+      SmallPtrSet<const BasicBlock *, 32> Seen;
+      SmallVector<const BasicBlock *, 32> Work(succ_begin(From),
+                                               succ_end(From));
+      while (!Work.empty()) {
+        const BasicBlock *BB = Work.pop_back_val();
+        if (Seen.insert(BB).second)
+          Work.append(succ_begin(BB), succ_end(BB));
+      }
+      for (size_t J = 0; J < SiteCalls.size() && J < 64; ++J) {
+        const CallInst *To = SiteCalls[J];
+        bool Later = To->getParent() == From && SiteCalls[I]->comesBefore(To);
+        if (Later || Seen.count(To->getParent()))
+          Reach[I] |= uint64_t(1) << J;
+      }
+    }
+    auto *TableTy = ArrayType::get(I64, Reach.size());
+    auto *Table = new GlobalVariable(
+        *Body.getParent(), TableTy, /*isConstant=*/true,
+        GlobalValue::PrivateLinkage, ConstantDataArray::get(C, Reach),
+        Body.getName() + ".nonuniform.reach");
+    ReachTable = Table;
+  }
   bool Any = false;
   for (Instruction &I : make_early_inc_range(instructions(Body))) {
     auto *CI = dyn_cast<CallInst>(&I);
@@ -263,32 +362,58 @@ bool lowerWorkGroupSync(Function &Body) {
         Params = Params.drop_front();
       }
       if (!Params.consume_front("_") || !Lanes ||
-          *Kind != CollBroadcast * 16 + CollSubGroup)
+          (*Kind % CollSubGroup) / 16 != CollBroadcast ||
+          !(*Kind & CollSubGroup))
         continue;
       // The x86-64 ABI passes small vectors as integers or doubles and large
       // ones by pointer (byval); the result comes back by value.
       if (CI->getType()->isVoidTy())
         continue;
     }
+    uint32_t KindOnly = (*Kind % CollSubGroup) / 16;
+    // sub_group_elect() has no operand ("v"): an int 0 stands in.
+    bool Elect = KindOnly == CollElect;
     std::optional<uint32_t> Type =
-        Params.empty() ? std::nullopt : collectiveType(Params[0]);
+        Elect ? CollInt
+              : (Params.empty() ? std::nullopt : collectiveType(Params[0]));
     if (!Type)
       continue; // (half): left as a declaration, reported as unsupported
+    auto It = Sites.find(CI);
+    uint64_t Site = It == Sites.end() ? 0 : It->second;
     auto Collective = [&](Value *V) {
       Value *Args[6] = {Ctx,           B.getInt32(*Kind + *Type),
                         toBits(B, V),  B.getInt64(0),
                         B.getInt64(0), B.getInt64(0)};
       for (unsigned A = 1; A < CI->arg_size() && A < 4; ++A)
         Args[A + 2] = B.CreateZExtOrTrunc(CI->getArgOperand(A), I64);
+      if (*Kind & CollNonUniform) {
+        Args[4] = B.CreatePtrToInt(ReachTable, I64);
+        Args[5] = B.getInt64(Site);
+      }
       CallInst *New =
           B.CreateCall(CollTy, ctxWord(B, Ctx, WCollective, Ptr), Args);
       New->addFnAttr(Attribute::Convergent);
       New->addFnAttr(Attribute::NoUnwind);
-      return fromBits(B, New, V->getType());
+      return New;
     };
     Value *Result;
-    if (!Lanes) {
-      Result = Collective(CI->getArgOperand(0));
+    if (Elect) {
+      Result = B.CreateTrunc(Collective(B.getInt32(0)), I32);
+    } else if (KindOnly == CollBallot) {
+      // The uint4 mask: bits 0-31 in x, 32-63 in y (sub-groups are at most
+      // 64 wide), z and w 0.
+      auto *VT = dyn_cast<FixedVectorType>(CI->getType());
+      if (!VT || VT->getNumElements() != 4 ||
+          !VT->getElementType()->isIntegerTy(32))
+        continue;
+      Value *Mask = Collective(CI->getArgOperand(0));
+      Result = Constant::getNullValue(VT);
+      Result = B.CreateInsertElement(Result, B.CreateTrunc(Mask, I32), 0ul);
+      Result = B.CreateInsertElement(
+          Result, B.CreateTrunc(B.CreateLShr(Mask, 32), I32), 1ul);
+    } else if (!Lanes) {
+      // The result's type: the operand's, or int (all, any, all_equal).
+      Result = fromBits(B, Collective(CI->getArgOperand(0)), CI->getType());
     } else {
       Value *Arg = CI->getArgOperand(0);
       if (llvm::Type *ByVal = CI->getParamByValType(0))
@@ -306,9 +431,11 @@ bool lowerWorkGroupSync(Function &Body) {
           FixedVectorType::get(Elt, static_cast<unsigned>(Bits / EltBits));
       Value *Vec = B.CreateBitCast(Arg, VT);
       Result = PoisonValue::get(VT);
-      for (unsigned L = 0; L < VT->getNumElements(); ++L)
+      for (unsigned L = 0; L < VT->getNumElements(); ++L) {
+        Value *E = B.CreateExtractElement(Vec, L);
         Result = B.CreateInsertElement(
-            Result, Collective(B.CreateExtractElement(Vec, L)), L);
+            Result, fromBits(B, Collective(E), E->getType()), L);
+      }
       Result = B.CreateBitCast(Result, CI->getType());
     }
     CI->replaceAllUsesWith(Result);

@@ -37,7 +37,8 @@ struct WorkGroupContext {
   /// once every work-item of the group reached the barrier.
   void (*Barrier)(const WorkGroupContext *Ctx);
   /// Work-item path: work_group_<op>(Value [, lx, ly, lz]). \p Op is
-  /// `Kind * 16 + Type` (CollectiveKind, CollectiveType); the value and the
+  /// `Kind * 16 + Type` (CollectiveKind, CollectiveType) plus the flags
+  /// below (CollSubGroup, CollNonUniform, CollClustered); the value and the
   /// result are the operand's bits zero-extended to 64.
   uint64_t (*Collective)(const WorkGroupContext *Ctx, uint32_t Op,
                          uint64_t Value, uint64_t X, uint64_t Y, uint64_t Z);
@@ -110,11 +111,54 @@ enum CollectiveKind : uint32_t {
   CollShuffleXor,
   CollShuffleUp,
   CollShuffleDown,
+  // cl_khr_subgroup_non_uniform_arithmetic and
+  // cl_khr_subgroup_clustered_reduce: the operations beyond add, min and
+  // max, each as a reduction and an inclusive and exclusive scan (the
+  // logical ones on int: 0 or 1).
+  CollReduceMul,
+  CollReduceAnd,
+  CollReduceOr,
+  CollReduceXor,
+  CollReduceLogicalAnd,
+  CollReduceLogicalOr,
+  CollReduceLogicalXor,
+  CollScanInclusiveMul,
+  CollScanInclusiveAnd,
+  CollScanInclusiveOr,
+  CollScanInclusiveXor,
+  CollScanInclusiveLogicalAnd,
+  CollScanInclusiveLogicalOr,
+  CollScanInclusiveLogicalXor,
+  CollScanExclusiveMul,
+  CollScanExclusiveAnd,
+  CollScanExclusiveOr,
+  CollScanExclusiveXor,
+  CollScanExclusiveLogicalAnd,
+  CollScanExclusiveLogicalOr,
+  CollScanExclusiveLogicalXor,
+  // Non-uniform only (cl_khr_subgroup_non_uniform_vote,
+  // cl_khr_subgroup_ballot): sub_group_elect (1 in the active work-item of
+  // the lowest sub-group local id, else 0), sub_group_non_uniform_all_equal,
+  // sub_group_ballot (the bit mask of the active work-items whose predicate
+  // is not 0, bit i for sub-group local id i) and sub_group_broadcast_first
+  // (the value of the active work-item of the lowest sub-group local id).
+  CollElect,
+  CollAllEqual,
+  CollBallot,
+  CollBroadcastFirst,
 };
 /// Added to an Op: the collective is the sub_group_* one, over the
 /// work-items of the caller's sub-group only (broadcast's X is a sub-group
 /// local id).
-constexpr uint32_t CollSubGroup = 0x100;
+constexpr uint32_t CollSubGroup = 0x10000;
+/// Added to a sub-group Op: the sub_group_non_uniform_* (and elect, ballot,
+/// broadcast_first) form, over the sub-group's active work-items only: those
+/// that reach the call together (scheduler/Fiber.cpp). Z is the call site's
+/// number (compiler/Barriers.cpp).
+constexpr uint32_t CollNonUniform = 0x20000;
+/// Added to a sub-group reduction: sub_group_clustered_reduce_*, one result
+/// per cluster of X consecutive sub-group local ids.
+constexpr uint32_t CollClustered = 0x40000;
 enum CollectiveType : uint32_t {
   CollInt,
   CollUInt,

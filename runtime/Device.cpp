@@ -41,6 +41,14 @@ const std::vector<NamedVersion> DeviceExtensions = {
     {"cl_khr_subgroup_shuffle", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_subgroup_shuffle_relative", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_subgroup_extended_types", CL_MAKE_VERSION(1, 0, 0)},
+    // Non-uniform sub-group functions: the active work-items are those that
+    // reach the call together on the fiber path (scheduler/Fiber.cpp); the
+    // ballot's bit operations are builtins/subgroup.cl. Clustered
+    // reductions run on both paths (tests/e2e/SubGroupNonUniformTests.cpp).
+    {"cl_khr_subgroup_non_uniform_vote", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_subgroup_ballot", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_subgroup_non_uniform_arithmetic", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_subgroup_clustered_reduce", CL_MAKE_VERSION(1, 0, 0)},
 };
 
 /// OpenCL C 3.0 optional features: compiler::openclCFeatures(), the one list

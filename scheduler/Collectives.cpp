@@ -32,19 +32,37 @@ template <typename T> T lowest() {
   return std::numeric_limits<T>::lowest();
 }
 
-enum class Combine { Add, Min, Max };
+enum class Combine { Add, Min, Max, Mul, And, Or, Xor, LAnd, LOr, LXor };
 
 template <typename T, Combine C> T combine(T A, T B) {
   if constexpr (C == Combine::Min)
     return B < A ? B : A;
   else if constexpr (C == Combine::Max)
     return A < B ? B : A;
-  // Unsigned wrap-around for the integer types, like the device's add.
-  else if constexpr (std::is_integral_v<T>)
-    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(A) +
-                          static_cast<std::make_unsigned_t<T>>(B));
+  else if constexpr (C == Combine::LAnd)
+    return T(A != T(0) && B != T(0));
+  else if constexpr (C == Combine::LOr)
+    return T(A != T(0) || B != T(0));
+  else if constexpr (C == Combine::LXor)
+    return T((A != T(0)) != (B != T(0)));
+  else if constexpr (!std::is_integral_v<T>) {
+    if constexpr (C == Combine::Mul)
+      return A * B;
+    else
+      return A + B; // (no bitwise operations on floating-point types)
+  }
+  // Integers wrap around, like the device's arithmetic: computed in 64-bit
+  // unsigned arithmetic and truncated.
+  else if constexpr (C == Combine::Add)
+    return static_cast<T>(uint64_t(A) + uint64_t(B));
+  else if constexpr (C == Combine::Mul)
+    return static_cast<T>(uint64_t(A) * uint64_t(B));
+  else if constexpr (C == Combine::And)
+    return A & B;
+  else if constexpr (C == Combine::Or)
+    return A | B;
   else
-    return A + B;
+    return A ^ B;
 }
 
 template <typename T, Combine C> T identity() {
@@ -52,7 +70,13 @@ template <typename T, Combine C> T identity() {
     return highest<T>();
   else if constexpr (C == Combine::Max)
     return lowest<T>();
-  else
+  else if constexpr (C == Combine::Mul || C == Combine::LAnd)
+    return T(1);
+  else if constexpr (C == Combine::And) {
+    if constexpr (std::is_integral_v<T>)
+      return static_cast<T>(~uint64_t(0));
+    return T(0);
+  } else
     return T(0);
 }
 
@@ -80,12 +104,83 @@ template <typename T, Combine C> struct Pass {
       Acc = combine<T, C>(Acc, V);
     }
   }
+  /// sub_group_clustered_reduce_*: one reduction per \p Cluster
+  /// consecutive values (the last cluster of a partial sub-group may be
+  /// shorter).
+  static void clustered(uint64_t *S, size_t N, size_t Cluster) {
+    for (size_t B = 0; B < N; B += Cluster)
+      reduce(S + B, std::min(Cluster, N - B));
+  }
 };
 
-/// One pass over the \p N values at \p S (a work-group's or a sub-group's)
-/// in increasing linear local id.
+enum class Mode { Reduce, Inclusive, Exclusive };
+
+template <typename T, Combine C>
+void run(uint64_t *S, size_t N, Mode M, size_t Cluster) {
+  if (Cluster)
+    return Pass<T, C>::clustered(S, N, Cluster);
+  switch (M) {
+  case Mode::Reduce:
+    return Pass<T, C>::reduce(S, N);
+  case Mode::Inclusive:
+    return Pass<T, C>::inclusive(S, N);
+  case Mode::Exclusive:
+    return Pass<T, C>::exclusive(S, N);
+  }
+}
+
+/// The operation and mode of a reduction or scan kind; false for the
+/// others.
+bool arithmetic(uint32_t Kind, Combine &C, Mode &M) {
+  static const Combine Extra[] = {Combine::Mul, Combine::And,  Combine::Or,
+                                  Combine::Xor, Combine::LAnd, Combine::LOr,
+                                  Combine::LXor};
+  if (Kind >= CollReduceAdd && Kind <= CollScanExclusiveMax) {
+    static const Combine Basic[] = {Combine::Add, Combine::Min, Combine::Max};
+    C = Basic[(Kind - CollReduceAdd) % 3];
+    M = Mode((Kind - CollReduceAdd) / 3);
+    return true;
+  }
+  if (Kind >= CollReduceMul && Kind <= CollScanExclusiveLogicalXor) {
+    C = Extra[(Kind - CollReduceMul) % 7];
+    M = Mode((Kind - CollReduceMul) / 7);
+    return true;
+  }
+  return false;
+}
+
+/// One pass over the \p N values at \p S (a work-group's or a sub-group's,
+/// or a sub-group's active work-items') in increasing linear local id.
+/// \p Cluster: a clustered reduction's cluster size (0: none).
 template <typename T>
-void collective(uint64_t *S, size_t N, uint32_t Kind, size_t BroadcastFrom) {
+void collective(uint64_t *S, size_t N, uint32_t Kind, size_t BroadcastFrom,
+                size_t Cluster) {
+  Combine C;
+  Mode M;
+  if (arithmetic(Kind, C, M)) {
+    switch (C) {
+    case Combine::Add:
+      return run<T, Combine::Add>(S, N, M, Cluster);
+    case Combine::Min:
+      return run<T, Combine::Min>(S, N, M, Cluster);
+    case Combine::Max:
+      return run<T, Combine::Max>(S, N, M, Cluster);
+    case Combine::Mul:
+      return run<T, Combine::Mul>(S, N, M, Cluster);
+    case Combine::And:
+      return run<T, Combine::And>(S, N, M, Cluster);
+    case Combine::Or:
+      return run<T, Combine::Or>(S, N, M, Cluster);
+    case Combine::Xor:
+      return run<T, Combine::Xor>(S, N, M, Cluster);
+    case Combine::LAnd:
+      return run<T, Combine::LAnd>(S, N, M, Cluster);
+    case Combine::LOr:
+      return run<T, Combine::LOr>(S, N, M, Cluster);
+    case Combine::LXor:
+      return run<T, Combine::LXor>(S, N, M, Cluster);
+    }
+  }
   switch (Kind) {
   case CollAll:
   case CollAny: {
@@ -98,27 +193,19 @@ void collective(uint64_t *S, size_t N, uint32_t Kind, size_t BroadcastFrom) {
     std::fill_n(S, N, store<int32_t>((Kind == CollAll ? All : Any) ? 1 : 0));
     return;
   }
+  case CollAllEqual: {
+    bool Equal = true;
+    for (size_t I = 1; I < N; ++I)
+      Equal &= load<T>(S[I]) == load<T>(S[0]);
+    std::fill_n(S, N, store<int32_t>(Equal ? 1 : 0));
+    return;
+  }
   case CollBroadcast:
     std::fill_n(S, N, BroadcastFrom < N ? S[BroadcastFrom] : 0);
     return;
-  case CollReduceAdd:
-    return Pass<T, Combine::Add>::reduce(S, N);
-  case CollReduceMin:
-    return Pass<T, Combine::Min>::reduce(S, N);
-  case CollReduceMax:
-    return Pass<T, Combine::Max>::reduce(S, N);
-  case CollScanInclusiveAdd:
-    return Pass<T, Combine::Add>::inclusive(S, N);
-  case CollScanInclusiveMin:
-    return Pass<T, Combine::Min>::inclusive(S, N);
-  case CollScanInclusiveMax:
-    return Pass<T, Combine::Max>::inclusive(S, N);
-  case CollScanExclusiveAdd:
-    return Pass<T, Combine::Add>::exclusive(S, N);
-  case CollScanExclusiveMin:
-    return Pass<T, Combine::Min>::exclusive(S, N);
-  case CollScanExclusiveMax:
-    return Pass<T, Combine::Max>::exclusive(S, N);
+  case CollBroadcastFirst:
+    std::fill_n(S, N, N ? S[0] : 0);
+    return;
   }
 }
 
@@ -147,29 +234,85 @@ void shuffle(uint64_t *S, const uint64_t *A, size_t N, uint32_t Kind) {
 void runCollective(uint64_t *S, const uint64_t *A, size_t N, uint32_t Op,
                    size_t BroadcastFrom) {
   uint32_t Kind = (Op % CollSubGroup) / 16;
-  if (Kind >= CollShuffle)
+  if (Kind >= CollShuffle && Kind <= CollShuffleDown)
     return shuffle(S, A, N, Kind);
+  // A clustered reduction's cluster size is its index argument (the same
+  // in every work-item); one that is 0 or not a power of two (undefined)
+  // is the whole sub-group.
+  size_t Cluster = 0;
+  if (Op & CollClustered) {
+    Cluster = N ? A[0] : 0;
+    if (Cluster == 0 || (Cluster & (Cluster - 1)) != 0)
+      Cluster = N;
+  }
   switch (Op % 16) {
   case CollInt:
-    return collective<int32_t>(S, N, Kind, BroadcastFrom);
+    return collective<int32_t>(S, N, Kind, BroadcastFrom, Cluster);
   case CollUInt:
-    return collective<uint32_t>(S, N, Kind, BroadcastFrom);
+    return collective<uint32_t>(S, N, Kind, BroadcastFrom, Cluster);
   case CollLong:
-    return collective<int64_t>(S, N, Kind, BroadcastFrom);
+    return collective<int64_t>(S, N, Kind, BroadcastFrom, Cluster);
   case CollULong:
-    return collective<uint64_t>(S, N, Kind, BroadcastFrom);
+    return collective<uint64_t>(S, N, Kind, BroadcastFrom, Cluster);
   case CollFloat:
-    return collective<float>(S, N, Kind, BroadcastFrom);
+    return collective<float>(S, N, Kind, BroadcastFrom, Cluster);
   case CollDouble:
-    return collective<double>(S, N, Kind, BroadcastFrom);
+    return collective<double>(S, N, Kind, BroadcastFrom, Cluster);
   case CollChar:
-    return collective<int8_t>(S, N, Kind, BroadcastFrom);
+    return collective<int8_t>(S, N, Kind, BroadcastFrom, Cluster);
   case CollUChar:
-    return collective<uint8_t>(S, N, Kind, BroadcastFrom);
+    return collective<uint8_t>(S, N, Kind, BroadcastFrom, Cluster);
   case CollShort:
-    return collective<int16_t>(S, N, Kind, BroadcastFrom);
+    return collective<int16_t>(S, N, Kind, BroadcastFrom, Cluster);
   case CollUShort:
-    return collective<uint16_t>(S, N, Kind, BroadcastFrom);
+    return collective<uint16_t>(S, N, Kind, BroadcastFrom, Cluster);
+  }
+}
+
+void runNonUniform(uint64_t *S, const uint64_t *A, size_t N,
+                   const uint8_t *Active, uint32_t Op) {
+  uint32_t Kind = (Op % CollSubGroup) / 16;
+  // The active work-items' values, in increasing sub-group local id (a
+  // buffer kept per thread: this runs once per sub-group and call).
+  thread_local std::vector<uint64_t> V;
+  thread_local std::vector<size_t> Ids;
+  V.clear();
+  Ids.clear();
+  uint64_t Ballot = 0;
+  for (size_t I = 0; I < N; ++I)
+    if (Active[I]) {
+      V.push_back(S[I]);
+      Ids.push_back(I);
+      // The predicate is an int: its low 32 bits.
+      if (static_cast<uint32_t>(S[I]) != 0 && I < 64)
+        Ballot |= uint64_t(1) << I;
+    }
+  if (V.empty())
+    return;
+  switch (Kind) {
+  case CollElect:
+    for (size_t K = 0; K < Ids.size(); ++K)
+      S[Ids[K]] = K == 0 ? 1 : 0;
+    return;
+  case CollBallot:
+    for (size_t I : Ids)
+      S[I] = Ballot;
+    return;
+  case CollBroadcast: {
+    // sub_group_non_uniform_broadcast: the source must be active (else
+    // undefined); a source outside the sub-group gives the first active
+    // work-item's value.
+    uint64_t From = A[Ids[0]];
+    uint64_t Value = From < N ? S[From] : S[Ids[0]];
+    for (size_t I : Ids)
+      S[I] = Value;
+    return;
+  }
+  default:
+    runCollective(V.data(), nullptr, V.size(), Op & ~CollClustered, 0);
+    for (size_t K = 0; K < Ids.size(); ++K)
+      S[Ids[K]] = V[K];
+    return;
   }
 }
 

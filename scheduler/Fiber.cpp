@@ -118,6 +118,13 @@ struct Group {
   std::vector<uint64_t> Scratch;
   /// Each work-item's first index argument (sub_group_shuffle*).
   std::vector<uint64_t> Arg;
+  /// Non-uniform sub-group collectives: the call site each work-item waits
+  /// at (its number plus 1; 0: none) and the call's Op.
+  std::vector<uint64_t> Site;
+  std::vector<uint32_t> SiteOp;
+  /// The kernel's table of which call sites can follow which (bit j of
+  /// entry i: site j can run after site i; compiler/Barriers.cpp).
+  const uint64_t *Reach = nullptr;
   PendingCollective WG;
   size_t SubGroupSize = 1;
   /// One per sub-group.
@@ -291,6 +298,17 @@ uint64_t collectiveImpl(const WorkGroupContext *C, uint32_t Op, uint64_t Value,
   size_t Id = linearId(C);
   G->Scratch[Id] = Value;
   G->Arg[Id] = X;
+  if (Op & CollNonUniform) {
+    if (G->Site.empty()) {
+      G->Site.assign(G->Count, 0);
+      G->SiteOp.assign(G->Count, 0);
+    }
+    G->Site[Id] = Z + 1;
+    G->SiteOp[Id] = Op;
+    G->Reach = reinterpret_cast<const uint64_t *>(Y);
+    waitFor(C, Wait::SubGroup);
+    return G->Scratch[Id];
+  }
   if (Op & CollSubGroup) {
     PendingCollective &P = G->SG[Id / G->SubGroupSize];
     P.Pending = true;
@@ -374,6 +392,59 @@ void runPass(Group &G, Fiber **Fs, size_t Begin, size_t End) {
   arrived(jump(G.Resumes[J], &H));
 }
 
+/// From the group loop, once none of the sub-group [Begin, End) is
+/// runnable or yielding: if some of its work-items wait at a non-uniform
+/// collective, computes the one at one call site over the work-items
+/// waiting there (the active ones) and releases them; false if none waits
+/// at one. The site is one that no work-item waiting elsewhere can still
+/// reach (compiler/Barriers.cpp's table), the lowest such in reverse
+/// post-order: the work-items of a divergent branch meet there, a site
+/// after the branches waits until both sides arrived, and one after a loop
+/// until the loop's last round: the active sets of a SIMD machine that
+/// runs the branches one after the other. When every waiting site can
+/// reach another (both branches of an if in a loop) the lowest goes first.
+bool releaseNonUniform(Group &G, size_t Begin, size_t End) {
+  auto Reaches = [&](uint64_t From, uint64_t To) { // site numbers + 1
+    if (From > 64 || To > 64)
+      return From < To;
+    return ((G.Reach[From - 1] >> (To - 1)) & 1) != 0;
+  };
+  uint64_t Best = 0, Lowest = 0;
+  for (size_t J = Begin; J < End; ++J) {
+    uint64_t S = G.States[J] == Wait::SubGroup ? G.Site[J] : 0;
+    if (!S || S == Best)
+      continue;
+    if (!Lowest || S < Lowest)
+      Lowest = S;
+    bool Reachable = false;
+    for (size_t K = Begin; K < End && !Reachable; ++K) {
+      uint64_t T = G.States[K] == Wait::SubGroup ? G.Site[K] : 0;
+      Reachable = T && T != S && Reaches(T, S);
+    }
+    if (!Reachable && (!Best || S < Best))
+      Best = S;
+  }
+  if (!Lowest)
+    return false;
+  uint64_t First = Best ? Best : Lowest;
+  thread_local std::vector<uint8_t> Active;
+  Active.assign(End - Begin, 0);
+  uint32_t Op = 0;
+  for (size_t J = Begin; J < End; ++J)
+    if (G.States[J] == Wait::SubGroup && G.Site[J] == First) {
+      Active[J - Begin] = 1;
+      Op = G.SiteOp[J];
+    }
+  runNonUniform(G.Scratch.data() + Begin, G.Arg.data() + Begin, End - Begin,
+                Active.data(), Op);
+  for (size_t J = Begin; J < End; ++J)
+    if (Active[J - Begin]) {
+      G.Site[J] = 0;
+      G.States[J] = Wait::None;
+    }
+  return true;
+}
+
 } // namespace
 
 size_t fiberStackSize(size_t PrivateMemSize) {
@@ -452,6 +523,10 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args, const WorkGroupContext &Base,
       Busy |= SBusy;
       if (SBusy || !AtSub)
         continue;
+      if (!G.Site.empty() && releaseNonUniform(G, Begin, End)) {
+        Busy = true;
+        continue;
+      }
       PendingCollective &PC = G.SG[S];
       if (PC.Pending) {
         runCollective(G.Scratch.data() + Begin, G.Arg.data() + Begin,

@@ -2,6 +2,7 @@
 // NDRange runner (scheduler/NDRange.h), with C++ functions standing in for
 // compiled kernels.
 
+#include "scheduler/Collectives.h"
 #include "scheduler/Fiber.h"
 #include "scheduler/NDRange.h"
 
@@ -206,4 +207,105 @@ TEST_CASE("6.13.8: fiber switch cost (prints, no assertion)",
   std::printf("fiber barrier: %.1f ns per work-item per barrier (256 items, "
               "%d barriers)\n",
               Ns / (256.0 * Barriers), Barriers);
+}
+
+namespace {
+
+/// A work-item of the non-uniform release-order test: sites 1 and 2 are the
+/// two sides of an if on the sub-group local id's parity, site 0 follows
+/// both (reach table: 1 -> 0, 2 -> 0), numbered first as reverse post-order
+/// numbers a loop's exit before its body. Each records the count of active
+/// work-items at each site it reaches.
+const uint64_t IfElseReach[3] = {0, 0b001, 0b001};
+void ifElseItem(void **Args, const WorkGroupContext *C) {
+  auto *Out = static_cast<int32_t *>(Args[0]);
+  size_t Id = linear(C);
+  uint32_t Op = (CollReduceAdd * 16 + CollInt) | CollSubGroup | CollNonUniform;
+  auto Table = reinterpret_cast<uint64_t>(IfElseReach);
+  uint64_t Side = C->Collective(C, Op, 1, 0, Table, 1 + Id % 2);
+  uint64_t After = C->Collective(C, Op, 1, 0, Table, 0);
+  Out[Id * 2] = static_cast<int32_t>(Side);
+  Out[Id * 2 + 1] = static_cast<int32_t>(After);
+}
+
+} // namespace
+
+TEST_CASE("cl_khr_subgroup_non_uniform_arithmetic (scheduler/Fiber.cpp): the "
+          "work-items of each branch meet at their own call site, and the "
+          "site after both waits for all of them",
+          "[fiber][nonuniform]") {
+  WorkGroupContext C = groupOf(11, 1, 1);
+  C.SubGroupSize = 4; // sub-groups of 4, 4 and 3
+  std::vector<int32_t> Out(22, -1);
+  void *Args[] = {Out.data()};
+  runGroupOnFibers(ifElseItem, Args, C, 0);
+  for (size_t I = 0; I < 11; ++I) {
+    size_t Size = I < 8 ? 4 : 3, Lo = I % 4;
+    size_t Same = (Size + (Lo % 2 == 0 ? 1 : 0)) / 2; // same parity
+    INFO("work-item " << I);
+    CHECK(Out[I * 2] == static_cast<int32_t>(Same));
+    CHECK(Out[I * 2 + 1] == static_cast<int32_t>(Size));
+  }
+}
+
+TEST_CASE("cl_khr_subgroup_non_uniform_*, cl_khr_subgroup_clustered_reduce "
+          "(scheduler/Collectives.cpp): operations over the active "
+          "work-items and clusters",
+          "[fiber][nonuniform]") {
+  auto Bits = [](std::initializer_list<int32_t> V) {
+    std::vector<uint64_t> S;
+    for (int32_t X : V)
+      S.push_back(static_cast<uint32_t>(X));
+    return S;
+  };
+  auto Ints = [](const std::vector<uint64_t> &S) {
+    std::vector<int32_t> V;
+    for (uint64_t X : S)
+      V.push_back(static_cast<int32_t>(static_cast<uint32_t>(X)));
+    return V;
+  };
+  const uint32_t NU = CollSubGroup | CollNonUniform;
+  const uint8_t Active[6] = {0, 1, 1, 0, 1, 0};
+  uint64_t Idx[6] = {};
+  // Inactive work-items keep their values; the active ones see only each
+  // other, in increasing id.
+  std::vector<uint64_t> S = Bits({5, 3, -2, 7, 4, 9});
+  runNonUniform(S.data(), Idx, 6, Active,
+                (CollScanExclusiveMul * 16 + CollInt) | NU);
+  CHECK(Ints(S) == std::vector<int32_t>{5, 1, 3, 7, -6, 9});
+  S = Bits({5, 3, -2, 7, 4, 9});
+  runNonUniform(S.data(), Idx, 6, Active,
+                (CollScanInclusiveMax * 16 + CollInt) | NU);
+  CHECK(Ints(S) == std::vector<int32_t>{5, 3, 3, 7, 4, 9});
+  S = Bits({5, 0, 2, 7, 4, 9});
+  runNonUniform(S.data(), Idx, 6, Active, (CollElect * 16 + CollInt) | NU);
+  CHECK(Ints(S) == std::vector<int32_t>{5, 1, 0, 7, 0, 9});
+  S = Bits({5, 0, 2, 7, 4, 9});
+  runNonUniform(S.data(), Idx, 6, Active, (CollBallot * 16 + CollInt) | NU);
+  CHECK(Ints(S) == std::vector<int32_t>{5, 0b10100, 0b10100, 7, 0b10100, 9});
+  S = Bits({5, 6, 6, 7, 6, 9});
+  runNonUniform(S.data(), Idx, 6, Active, (CollAllEqual * 16 + CollInt) | NU);
+  CHECK(Ints(S) == std::vector<int32_t>{5, 1, 1, 7, 1, 9});
+  S = Bits({5, 0, 2, 7, 4, 9});
+  runNonUniform(S.data(), Idx, 6, Active,
+                (CollBroadcastFirst * 16 + CollInt) | NU);
+  CHECK(Ints(S) == std::vector<int32_t>{5, 0, 0, 7, 0, 9});
+  // Logical operations give 0 or 1; exclusive scans start at the identity.
+  S = Bits({5, 3, 0, 7, 4, 9});
+  runNonUniform(S.data(), Idx, 6, Active,
+                (CollScanExclusiveLogicalAnd * 16 + CollInt) | NU);
+  CHECK(Ints(S) == std::vector<int32_t>{5, 1, 1, 7, 0, 9});
+  // Clustered: one reduction per cluster of the index argument's size.
+  uint64_t Two[6] = {2, 2, 2, 2, 2, 2};
+  S = Bits({1, 2, 3, 4, 5, 6});
+  runCollective(S.data(), Two, 6,
+                (CollReduceXor * 16 + CollInt) | CollSubGroup | CollClustered,
+                0);
+  CHECK(Ints(S) == std::vector<int32_t>{3, 3, 7, 7, 3, 3});
+  uint64_t Four[5] = {4, 4, 4, 4, 4};
+  S = Bits({1, 2, 3, 4, 5});
+  runCollective(S.data(), Four, 5,
+                (CollReduceMul * 16 + CollInt) | CollSubGroup | CollClustered,
+                0);
+  CHECK(Ints(S) == std::vector<int32_t>{24, 24, 24, 24, 5});
 }
