@@ -940,6 +940,44 @@ kernel void bc(global float4 *p) {
   CHECK(P->Kernels.at(0).Path == "work-item loop");
 }
 
+TEST_CASE("cl_khr_subgroup_non_uniform_arithmetic (compiler/Barriers.cpp): "
+          "non-uniform calls run on fibers, each passing its site number and "
+          "the table of which sites can follow which",
+          "[compiler]") {
+  // Sites in reverse post-order: the loop's exit block comes before its
+  // body, so the call after the loop is site 1 and the one in it site 2.
+  const char *Src = R"(
+kernel void nu(global int *out) {
+  uint l = get_sub_group_local_id();
+  int a = 0;
+  if (l & 1)
+    a = sub_group_non_uniform_reduce_add(1);
+  for (uint i = 0; i <= l % 3; ++i)
+    a += sub_group_non_uniform_reduce_add(1);
+  out[get_global_id(0)] = a + sub_group_elect();
+}
+)";
+  std::string Log;
+  std::unique_ptr<CompiledProgram> P;
+  REQUIRE(build(Src, "-cl-std=CL3.0", Log, P) == CL_SUCCESS);
+  CHECK(P->Kernels.at(0).PerWorkItem);
+  CHECK(P->Kernels.at(0).Path.find("non-uniform sub-group function") !=
+        std::string::npos);
+  std::string IR = optimizedIR(Src, "-cl-std=CL3.0", Log);
+  INFO(Log);
+  REQUIRE_FALSE(IR.empty());
+  // Site 0 (the if) reaches the other two; site 1 (elect, after the loop)
+  // none; site 2 (the loop) itself and site 1.
+  std::smatch M;
+  REQUIRE(std::regex_search(
+      IR, M,
+      std::regex(
+          R"(nonuniform.reach = private constant \[3 x i64\] \[i64 (\d+), i64 (\d+), i64 (\d+)\])")));
+  CHECK(M[1] == "6");
+  CHECK(M[2] == "0");
+  CHECK(M[3] == "6");
+}
+
 TEST_CASE("5.8: a kernel's arguments are described from its metadata",
           "[compiler]") {
   std::string Log;
