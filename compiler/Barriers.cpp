@@ -105,6 +105,12 @@ std::optional<uint32_t> collectiveKind(StringRef Name) {
     return CollBallot * 16 + NonUniform;
   if (Name == "sub_group_broadcast_first")
     return CollBroadcastFirst * 16 + NonUniform;
+  // cl_khr_subgroup_rotate (the clustered form's cluster size is added from
+  // the call: clusterBits).
+  if (Name == "sub_group_rotate")
+    return CollRotate * 16 + CollSubGroup;
+  if (Name == "sub_group_clustered_rotate")
+    return CollRotate * 16 + CollSubGroup + CollClustered;
   if (Name.consume_front("sub_group_non_uniform_")) {
     static const std::pair<const char *, CollectiveKind> Votes[] = {
         {"all", CollAll},
@@ -158,6 +164,32 @@ std::optional<uint32_t> collectiveKind(StringRef Name) {
     if (Scope && Name == N) // sub_group_shuffle*, never work_group_*
       return K * 16 + Scope;
   return std::nullopt;
+}
+
+/// sub_group_clustered_rotate's cluster size as Op bits (CollClusterShift);
+/// null if it is not a power-of-two integer constant (undefined behaviour:
+/// the call is then left alone and reported as unsupported). 0 for every
+/// other collective.
+std::optional<uint32_t> clusterBits(const CallInst &CI, uint32_t Op) {
+  if ((Op % CollSubGroup) / 16 != CollRotate || !(Op & CollClustered))
+    return 0;
+  auto *C =
+      CI.arg_size() > 2 ? dyn_cast<ConstantInt>(CI.getArgOperand(2)) : nullptr;
+  if (!C || !C->getValue().isPowerOf2() || C->getZExtValue() > 128)
+    return std::nullopt;
+  return (C->getValue().logBase2() + 1) << CollClusterShift;
+}
+
+/// Collectives the fiber path computes per call site, over the work-items
+/// that reach it together: the non-uniform ones, and the shuffles and
+/// rotations, which "need not be encountered by all work items in a
+/// sub-group" (OpenCL C 3.0 6.15.19.7-8).
+bool perCallSite(uint32_t Op) {
+  uint32_t Kind = (Op % CollSubGroup) / 16;
+  return (Op & CollNonUniform) ||
+         ((Op & CollSubGroup) &&
+          ((Kind >= CollShuffle && Kind <= CollShuffleDown) ||
+           Kind == CollRotate));
 }
 
 /// The CollectiveType of an Itanium-mangled scalar parameter.
@@ -239,8 +271,10 @@ std::optional<SyncCall> classifySyncCall(const CallInst &CI) {
     return S;
   }
   std::optional<uint32_t> Kind = collectiveKind(Name);
-  if (!Kind)
+  std::optional<uint32_t> Cluster = Kind ? clusterBits(CI, *Kind) : 0;
+  if (!Kind || !Cluster)
     return std::nullopt;
+  *Kind |= *Cluster;
   S.Kind = SyncCall::Collective;
   std::optional<uint32_t> Type =
       Params.empty() ? std::nullopt : collectiveType(Params[0]);
@@ -293,7 +327,7 @@ bool lowerWorkGroupSync(Function &Body) {
     for (Instruction &I : *BB)
       if (auto *CI = dyn_cast<CallInst>(&I))
         if (auto S = classifySyncCall(*CI);
-            S && S->Kind == SyncCall::Collective && (S->Op & CollNonUniform) &&
+            S && S->Kind == SyncCall::Collective && perCallSite(S->Op) &&
             Sites.try_emplace(CI, Sites.size()).second)
           SiteCalls.push_back(CI);
   Value *ReachTable = nullptr;
@@ -350,8 +384,10 @@ bool lowerWorkGroupSync(Function &Body) {
       continue;
     }
     std::optional<uint32_t> Kind = collectiveKind(Name);
-    if (!Kind)
+    std::optional<uint32_t> Cluster = Kind ? clusterBits(*CI, *Kind) : 0;
+    if (!Kind || !Cluster)
       continue;
+    *Kind |= *Cluster;
     // A vector ("Dv4_i"): only sub_group_broadcast takes one
     // (cl_khr_subgroup_extended_types); one broadcast per component.
     unsigned Lanes = 0;
@@ -386,7 +422,8 @@ bool lowerWorkGroupSync(Function &Body) {
                         B.getInt64(0), B.getInt64(0)};
       for (unsigned A = 1; A < CI->arg_size() && A < 4; ++A)
         Args[A + 2] = B.CreateZExtOrTrunc(CI->getArgOperand(A), I64);
-      if (*Kind & CollNonUniform) {
+      if (perCallSite(*Kind)) {
+        Args[1] = B.getInt32((*Kind + *Type) | CollNonUniform);
         Args[4] = B.CreatePtrToInt(ReachTable, I64);
         Args[5] = B.getInt64(Site);
       }

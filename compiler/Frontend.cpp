@@ -132,7 +132,7 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &Ctx,
        {"cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
         "cl_khr_subgroup_extended_types", "cl_khr_subgroup_non_uniform_vote",
         "cl_khr_subgroup_ballot", "cl_khr_subgroup_non_uniform_arithmetic",
-        "cl_khr_subgroup_clustered_reduce"})
+        "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate"})
     Args.push_back(std::string("-D") + E + "=1");
   Args.insert(Args.end(), Opts.ClangArgs.begin(), Opts.ClangArgs.end());
   Args.push_back(InputName);

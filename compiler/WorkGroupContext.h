@@ -146,6 +146,10 @@ enum CollectiveKind : uint32_t {
   CollAllEqual,
   CollBallot,
   CollBroadcastFirst,
+  // cl_khr_subgroup_rotate (sub-group scope only): X is the delta; with
+  // CollClustered, sub_group_clustered_rotate, the cluster size in the Op
+  // (CollClusterShift).
+  CollRotate,
 };
 /// Added to an Op: the collective is the sub_group_* one, over the
 /// work-items of the caller's sub-group only (broadcast's X is a sub-group
@@ -159,6 +163,9 @@ constexpr uint32_t CollNonUniform = 0x20000;
 /// Added to a sub-group reduction: sub_group_clustered_reduce_*, one result
 /// per cluster of X consecutive sub-group local ids.
 constexpr uint32_t CollClustered = 0x40000;
+/// sub_group_clustered_rotate: bits 24-31 of the Op hold log2 of the
+/// cluster size (an integer constant expression) plus 1.
+constexpr uint32_t CollClusterShift = 24;
 enum CollectiveType : uint32_t {
   CollInt,
   CollUInt,

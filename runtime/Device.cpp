@@ -49,6 +49,8 @@ const std::vector<NamedVersion> DeviceExtensions = {
     {"cl_khr_subgroup_ballot", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_subgroup_non_uniform_arithmetic", CL_MAKE_VERSION(1, 0, 0)},
     {"cl_khr_subgroup_clustered_reduce", CL_MAKE_VERSION(1, 0, 0)},
+    // Rotations: shuffles by (id + delta) mod the maximum sub-group size.
+    {"cl_khr_subgroup_rotate", CL_MAKE_VERSION(1, 0, 0)},
 };
 
 /// OpenCL C 3.0 optional features: compiler::openclCFeatures(), the one list

@@ -209,14 +209,22 @@ void collective(uint64_t *S, size_t N, uint32_t Kind, size_t BroadcastFrom,
   }
 }
 
-/// sub_group_shuffle*: work-item I gets the value of work-item Src(I) of
-/// its sub-group (\p A holds each one's index, mask or delta). An index
-/// outside the sub-group (undefined by the extension) gives I its own value.
-void shuffle(uint64_t *S, const uint64_t *A, size_t N, uint32_t Kind) {
+/// sub_group_shuffle* and sub_group_[clustered_]rotate: work-item I gets
+/// the value of work-item Src(I) of its sub-group (\p A holds each one's
+/// index, mask or delta). An index outside the sub-group (undefined by the
+/// extensions) gives I its own value.
+void shuffle(uint64_t *S, const uint64_t *A, size_t N, uint32_t Op,
+             size_t MaxSubGroup) {
+  uint32_t Kind = (Op % CollSubGroup) / 16;
   // The values before the shuffle (a buffer kept per thread: this runs once
   // per sub-group per shuffle).
   thread_local std::vector<uint64_t> In;
   In.assign(S, S + N);
+  // sub_group_rotate: the delta is an int; the remainder of a division by
+  // the maximum sub-group size (or the cluster size) is not negative.
+  size_t Cluster = MaxSubGroup ? MaxSubGroup : N;
+  if (Op & CollClustered)
+    Cluster = size_t(1) << ((Op >> CollClusterShift) - 1);
   for (size_t I = 0; I < N; ++I) {
     uint64_t Src = A[I];
     if (Kind == CollShuffleXor)
@@ -225,6 +233,13 @@ void shuffle(uint64_t *S, const uint64_t *A, size_t N, uint32_t Kind) {
       Src = I - A[I]; // wraps around to a large value below 0
     else if (Kind == CollShuffleDown)
       Src = I + A[I];
+    else if (Kind == CollRotate) {
+      int64_t Delta = static_cast<int32_t>(static_cast<uint32_t>(A[I]));
+      int64_t C = static_cast<int64_t>(Cluster);
+      int64_t First = static_cast<int64_t>(I) / C * C;
+      int64_t R = (static_cast<int64_t>(I) - First + Delta) % C;
+      Src = static_cast<uint64_t>(First + (R < 0 ? R + C : R));
+    }
     S[I] = Src < N ? In[Src] : In[I];
   }
 }
@@ -232,10 +247,10 @@ void shuffle(uint64_t *S, const uint64_t *A, size_t N, uint32_t Kind) {
 } // namespace
 
 void runCollective(uint64_t *S, const uint64_t *A, size_t N, uint32_t Op,
-                   size_t BroadcastFrom) {
+                   size_t BroadcastFrom, size_t MaxSubGroup) {
   uint32_t Kind = (Op % CollSubGroup) / 16;
-  if (Kind >= CollShuffle && Kind <= CollShuffleDown)
-    return shuffle(S, A, N, Kind);
+  if ((Kind >= CollShuffle && Kind <= CollShuffleDown) || Kind == CollRotate)
+    return shuffle(S, A, N, Op, MaxSubGroup);
   // A clustered reduction's cluster size is its index argument (the same
   // in every work-item); one that is 0 or not a power of two (undefined)
   // is the whole sub-group.
@@ -270,8 +285,20 @@ void runCollective(uint64_t *S, const uint64_t *A, size_t N, uint32_t Op,
 }
 
 void runNonUniform(uint64_t *S, const uint64_t *A, size_t N,
-                   const uint8_t *Active, uint32_t Op) {
+                   const uint8_t *Active, uint32_t Op, size_t MaxSubGroup) {
   uint32_t Kind = (Op % CollSubGroup) / 16;
+  if ((Kind >= CollShuffle && Kind <= CollShuffleDown) || Kind == CollRotate) {
+    // Shuffles and rotations read by sub-group local id (an inactive
+    // source is undefined); only the active work-items take a result, the
+    // others keep their values for the collective they wait at.
+    thread_local std::vector<uint64_t> Out;
+    Out.assign(S, S + N);
+    shuffle(Out.data(), A, N, Op, MaxSubGroup);
+    for (size_t I = 0; I < N; ++I)
+      if (Active[I])
+        S[I] = Out[I];
+    return;
+  }
   // The active work-items' values, in increasing sub-group local id (a
   // buffer kept per thread: this runs once per sub-group and call).
   thread_local std::vector<uint64_t> V;
@@ -322,12 +349,31 @@ void groupCollective(const WorkGroupContext *Ctx, uint32_t Op, uint64_t *Values,
   if (!(Op & CollSubGroup))
     return runCollective(Values, Args, N, Op, Args[0]);
   size_t S = Ctx->SubGroupSize ? Ctx->SubGroupSize : N;
+  // get_max_sub_group_size(): from the enqueued local size.
+  size_t Enqueued = Ctx->EnqueuedLocalSize[0] * Ctx->EnqueuedLocalSize[1] *
+                    Ctx->EnqueuedLocalSize[2];
+  size_t MaxS = std::min(S, Enqueued);
+  thread_local std::vector<uint8_t> Active;
   for (size_t Begin = 0; Begin < N; Begin += S) {
-    // Sub-groups elsewhere keep their values (for their own collective).
-    if (States && States[Begin] != Region)
-      continue;
     size_t Count = std::min(S, N - Begin);
-    runCollective(Values + Begin, Args + Begin, Count, Op, Args[Begin]);
+    if (States) {
+      // Work-items elsewhere keep their values (for their own collective):
+      // a sub-group split between two sync points (a shuffle in each
+      // branch of an if on the sub-group local id) computes each over the
+      // work-items there, as the fiber path does.
+      Active.assign(Count, 0);
+      size_t Here = 0;
+      for (size_t J = 0; J < Count; ++J)
+        Here += Active[J] = States[Begin + J] == Region;
+      if (Here == 0)
+        continue;
+      if (Here < Count) {
+        runNonUniform(Values + Begin, Args + Begin, Count, Active.data(),
+                      Op | CollNonUniform, MaxS);
+        continue;
+      }
+    }
+    runCollective(Values + Begin, Args + Begin, Count, Op, Args[Begin], MaxS);
   }
 }
 

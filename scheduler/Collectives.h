@@ -19,16 +19,17 @@ namespace clcpu {
 /// Collective \p Op (CollectiveKind * 16 + CollectiveType [+ CollSubGroup])
 /// over the \p N values at \p S (their bits, zero-extended to 64), in place.
 /// \p A holds each work-item's index argument (shuffles); a broadcast takes
-/// the value at \p BroadcastFrom.
+/// the value at \p BroadcastFrom. \p MaxSubGroup: get_max_sub_group_size()
+/// (sub_group_rotate; 0: \p N).
 void runCollective(uint64_t *S, const uint64_t *A, size_t N, uint32_t Op,
-                   size_t BroadcastFrom);
+                   size_t BroadcastFrom, size_t MaxSubGroup = 0);
 
 /// A non-uniform sub-group collective (Op with CollNonUniform) over the
 /// work-items of a sub-group whose \p Active entry is true, in increasing
 /// sub-group local id; the others' values at \p S are left alone. \p N
 /// is the sub-group's size; \p A holds each work-item's index argument.
 void runNonUniform(uint64_t *S, const uint64_t *A, size_t N,
-                   const uint8_t *Active, uint32_t Op);
+                   const uint8_t *Active, uint32_t Op, size_t MaxSubGroup = 0);
 
 /// WorkGroupContext::GroupCollective: \p Op over the work-group (its \p N
 /// work-items) or, with CollSubGroup, over each of its sub-groups

@@ -127,6 +127,9 @@ struct Group {
   const uint64_t *Reach = nullptr;
   PendingCollective WG;
   size_t SubGroupSize = 1;
+  /// get_max_sub_group_size(): the sub-group size, or the enqueued local
+  /// size if smaller.
+  size_t MaxSubGroup = 1;
   /// One per sub-group.
   std::vector<PendingCollective> SG;
   void *TsanCaller = nullptr; // the group loop's TSan fiber
@@ -436,7 +439,7 @@ bool releaseNonUniform(Group &G, size_t Begin, size_t End) {
       Op = G.SiteOp[J];
     }
   runNonUniform(G.Scratch.data() + Begin, G.Arg.data() + Begin, End - Begin,
-                Active.data(), Op);
+                Active.data(), Op, G.MaxSubGroup);
   for (size_t J = Begin; J < End; ++J)
     if (Active[J - Begin]) {
       G.Site[J] = 0;
@@ -465,6 +468,11 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args, const WorkGroupContext &Base,
   G.Scratch.resize(N);
   G.Arg.resize(N);
   G.SubGroupSize = Base.SubGroupSize ? Base.SubGroupSize : N;
+  G.MaxSubGroup = std::min(G.SubGroupSize, Base.EnqueuedLocalSize[0] *
+                                               Base.EnqueuedLocalSize[1] *
+                                               Base.EnqueuedLocalSize[2]);
+  if (G.MaxSubGroup == 0) // (a context without the enqueued size: tests)
+    G.MaxSubGroup = G.SubGroupSize;
   size_t NumSG = (N + G.SubGroupSize - 1) / G.SubGroupSize;
   G.SG.resize(NumSG);
   std::vector<Wait> States(N, Wait::None);
@@ -530,7 +538,7 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args, const WorkGroupContext &Base,
       PendingCollective &PC = G.SG[S];
       if (PC.Pending) {
         runCollective(G.Scratch.data() + Begin, G.Arg.data() + Begin,
-                      End - Begin, PC.Op, PC.BroadcastFrom);
+                      End - Begin, PC.Op, PC.BroadcastFrom, G.MaxSubGroup);
         PC.Pending = false;
       }
       for (size_t J = Begin; J < End; ++J)

@@ -1,11 +1,12 @@
-// End-to-end: the non-uniform and clustered sub-group extensions
+// End-to-end: the non-uniform, clustered and rotate sub-group extensions
 // (cl_khr_subgroup_non_uniform_vote, cl_khr_subgroup_non_uniform_arithmetic,
-// cl_khr_subgroup_ballot, cl_khr_subgroup_clustered_reduce; OpenCL C 3.0
-// 6.15.19.3-6). A non-uniform function runs over the sub-group's active
-// work-items: those that reach the call together. The host references
-// compute each result over exactly those, in increasing sub-group local id,
-// on full and partial sub-groups (a local size that is not a multiple of
-// the sub-group width, and a smaller last work-group).
+// cl_khr_subgroup_ballot, cl_khr_subgroup_clustered_reduce,
+// cl_khr_subgroup_rotate; OpenCL C 3.0 6.15.19.3-8). A non-uniform function
+// runs over the sub-group's active work-items: those that reach the call
+// together. The host references compute each result over exactly those, in
+// increasing sub-group local id, on full and partial sub-groups (a local size
+// that is not a multiple of the sub-group width, and a smaller last
+// work-group).
 
 #include "SchedulerCommon.h"
 
@@ -514,10 +515,10 @@ TEST_CASE("4.2: the device reports the non-uniform and clustered sub-group "
           "[subgroup]") {
   Env E;
   std::string Ext = deviceString(E.D, CL_DEVICE_EXTENSIONS);
-  const char *Names[] = {"cl_khr_subgroup_non_uniform_vote",
-                         "cl_khr_subgroup_ballot",
-                         "cl_khr_subgroup_non_uniform_arithmetic",
-                         "cl_khr_subgroup_clustered_reduce"};
+  const char *Names[] = {
+      "cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_ballot",
+      "cl_khr_subgroup_non_uniform_arithmetic",
+      "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate"};
   std::string Src = "kernel void m(global int *out) {\n";
   int I = 0;
   for (const char *N : Names) {
@@ -531,10 +532,108 @@ TEST_CASE("4.2: the device reports the non-uniform and clustered sub-group "
   for (const char *Std : {"-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0"}) {
     INFO(Std);
     cl_kernel K = E.kernel(Src, "m", Std);
-    cl_mem O = E.buffer(std::vector<cl_int>(4, 0));
+    cl_mem O = E.buffer(std::vector<cl_int>(5, 0));
     E.arg(K, 0, O);
     size_t G = 1;
     REQUIRE(E.run(K, 1, &G, &G) == CL_SUCCESS);
-    CHECK(E.read<cl_int>(O, 4) == std::vector<cl_int>(4, 1));
+    CHECK(E.read<cl_int>(O, 5) == std::vector<cl_int>(5, 1));
+  }
+}
+
+TEST_CASE("6.15.19.7 (cl_khr_subgroup_rotate): sub_group_rotate and "
+          "sub_group_clustered_rotate, positive and negative deltas, partial "
+          "sub-groups, both kernel paths",
+          "[subgroup][rotate]") {
+  Env E;
+  const size_t S = subGroupWidth(E.D);
+  const char *Src = R"(
+kernel void rot(global const long *in, global long *out, int delta) {
+  size_t g = get_global_id(0);
+  long v = in[g];
+  global long *o = out + g * 4;
+  o[0] = sub_group_rotate(v, delta);
+  o[1] = sub_group_clustered_rotate(v, delta, 1);
+  o[2] = sub_group_clustered_rotate(v, delta, 2);
+  o[3] = sub_group_clustered_rotate(v, delta, CS);
+}
+)";
+  for (const char *Path : {"", " -clcpu-force-fibers"}) {
+    std::string Opt = "-cl-std=CL3.0 -DCS=" + std::to_string(S / 2) + Path;
+    cl_kernel K = E.kernel(Src, "rot", Opt.c_str());
+    for (size_t L : {S + 3, size_t(3), 2 * S})
+      for (cl_int Delta : {1, -1, 3, -13, 0, 100}) {
+        INFO(Path << " local " << L << " delta " << Delta);
+        size_t G = 2 * L + (L > 1 ? L / 2 : 0);
+        std::vector<cl_long> In(G);
+        for (size_t I = 0; I < G; ++I)
+          In[I] = static_cast<cl_long>(I * 1000003 + 17);
+        cl_mem A = E.buffer(In), O = E.buffer(std::vector<cl_long>(G * 4));
+        E.arg(K, 0, A);
+        E.arg(K, 1, O);
+        E.arg(K, 2, Delta);
+        REQUIRE(E.run(K, 1, &G, &L) == CL_SUCCESS);
+        std::vector<cl_long> Out = E.read<cl_long>(O, G * 4);
+        // The maximum sub-group size: the width, or a smaller local size.
+        const int64_t MaxS = static_cast<int64_t>(std::min(S, L));
+        const int64_t Clusters[4] = {MaxS, 1, 2, static_cast<int64_t>(S / 2)};
+        size_t Bad = 0, Checked = 0;
+        for (const Lane &Ln : lanesOf(G, L, S))
+          for (int F = 0; F < 4; ++F) {
+            int64_t C = Clusters[F], Id = static_cast<int64_t>(Ln.Id);
+            int64_t First = Id / C * C;
+            int64_t R = ((Id - First + Delta) % C + C) % C;
+            size_t Src = static_cast<size_t>(First + R);
+            if (Src >= Ln.Size) // a work-item the sub-group lacks: undefined
+              continue;
+            ++Checked;
+            if (Out[Ln.Global * 4 + F] != In[Ln.First + Src]) {
+              if (Bad < 4)
+                UNSCOPED_INFO("item " << Ln.Global << " form " << F << " got "
+                                      << Out[Ln.Global * 4 + F] << " want "
+                                      << In[Ln.First + Src]);
+              ++Bad;
+            }
+          }
+        CHECK(Checked > G);
+        CHECK(Bad == 0);
+      }
+  }
+}
+
+TEST_CASE("6.15.19.8 (cl_khr_subgroup_shuffle): shuffles in both branches of "
+          "a divergent if read within their own branch",
+          "[subgroup][nonuniform]") {
+  Env E;
+  const size_t S = subGroupWidth(E.D);
+  const char *Src = R"(
+kernel void sh(global const int *in, global int *out) {
+  size_t g = get_global_id(0);
+  uint l = get_sub_group_local_id();
+  int v = in[g];
+  if (l % 2 == 0)
+    out[g] = sub_group_shuffle_xor(v, 2);   // even lanes: l ^ 2 is even
+  else
+    out[g] = sub_group_shuffle(v * 10, 1);  // odd lanes: lane 1
+}
+)";
+  // Regions: the two sync points each compute over the work-items there;
+  // fibers: per call site.
+  for (const char *Opt :
+       {"-cl-std=CL3.0", "-cl-std=CL3.0 -clcpu-force-fibers"}) {
+    INFO(Opt);
+    cl_kernel K = E.kernel(Src, "sh", Opt);
+    size_t L = 2 * S, G = 3 * L;
+    std::vector<cl_int> In(G);
+    for (size_t I = 0; I < G; ++I)
+      In[I] = static_cast<cl_int>(I * 7 + 1);
+    cl_mem A = E.buffer(In), O = E.buffer(std::vector<cl_int>(G, -1));
+    E.arg(K, 0, A);
+    E.arg(K, 1, O);
+    REQUIRE(E.run(K, 1, &G, &L) == CL_SUCCESS);
+    std::vector<cl_int> Out = E.read<cl_int>(O, G), Want(G);
+    for (const Lane &Ln : lanesOf(G, L, S))
+      Want[Ln.Global] =
+          Ln.Id % 2 == 0 ? In[Ln.First + (Ln.Id ^ 2)] : In[Ln.First + 1] * 10;
+    sched::expectEqual(Out, Want, "divergent shuffles");
   }
 }
