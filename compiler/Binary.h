@@ -28,7 +28,11 @@
 
 namespace clcpu::compiler {
 
-inline constexpr uint32_t BinaryFormatVersion = 2;
+/// 3: the collective Op encoding of compiler/WorkGroupContext.h changed
+/// (CollSubGroup moved to bit 16 for the non-uniform and clustered
+/// sub-group functions), and an executable's bitcode embeds those Ops: a
+/// version-2 executable's sub-group collectives would be misread.
+inline constexpr uint32_t BinaryFormatVersion = 3;
 
 struct BinaryContents {
   cl_program_binary_type Type = CL_PROGRAM_BINARY_TYPE_NONE;
