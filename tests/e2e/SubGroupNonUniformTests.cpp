@@ -637,3 +637,21 @@ kernel void sh(global const int *in, global int *out) {
     sched::expectEqual(Out, Want, "divergent shuffles");
   }
 }
+
+TEST_CASE("6.15.19.7: sub_group_clustered_rotate with a cluster size that is "
+          "not an integer constant expression (undefined) fails the build "
+          "with a reason",
+          "[subgroup][rotate]") {
+  Env E;
+  std::string Log;
+  cl_program P = E.tryBuild(R"(
+kernel void k(global int *o, uint cs) {
+  size_t g = get_global_id(0);
+  o[g] = sub_group_clustered_rotate(o[g], 1, cs);
+}
+)",
+                            "-cl-std=CL3.0", Log);
+  CHECK(P == nullptr);
+  INFO(Log);
+  CHECK(Log.find("sub_group_clustered_rotate") != std::string::npos);
+}
