@@ -529,12 +529,17 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args, const WorkGroupContext &Base,
         AtGroup |= W[J] == Wait::Group;
       }
       Busy |= SBusy;
-      if (SBusy || !AtSub)
+      if (!AtSub)
         continue;
+      // A work-item spinning in a loop (yielding) is not at a non-uniform
+      // call, so the call's active work-items need not wait for it: it may
+      // be waiting for one of them (independent forward progress).
       if (!G.Site.empty() && releaseNonUniform(G, Begin, End)) {
         Busy = true;
         continue;
       }
+      if (SBusy)
+        continue;
       PendingCollective &PC = G.SG[S];
       if (PC.Pending) {
         runCollective(G.Scratch.data() + Begin, G.Arg.data() + Begin,

@@ -655,3 +655,44 @@ kernel void k(global int *o, uint cs) {
   INFO(Log);
   CHECK(Log.find("sub_group_clustered_rotate") != std::string::npos);
 }
+
+TEST_CASE("4.2 (CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS): a "
+          "non-uniform call does not wait for a work-item of its sub-group "
+          "that spins on a flag the call's work-items set",
+          "[subgroup][nonuniform]") {
+  Env E;
+  const char *Src = R"(
+kernel void ifp(volatile global int *flags, global int *out) {
+  size_t g = get_global_id(0);
+  uint l = get_sub_group_local_id();
+  volatile global int *flag = flags + get_group_id(0) * 64 + get_sub_group_id();
+  if (l == 0) {
+    while (atomic_add(flag, 0) == 0)
+      ;
+    out[g] = -atomic_add(flag, 0);
+  } else {
+    int n = sub_group_non_uniform_reduce_add(1);
+    if (sub_group_elect())
+      atomic_xchg(flag, n);
+    out[g] = n;
+  }
+}
+)";
+  cl_kernel K = E.kernel(Src, "ifp", "-cl-std=CL3.0");
+  const size_t S = subGroupWidth(E.D);
+  for (size_t L : {S, 2 * S + 3}) {
+    INFO("local " << L);
+    size_t G = 2 * L;
+    cl_mem F = E.buffer(std::vector<cl_int>(2 * 64, 0)),
+           O = E.buffer(std::vector<cl_int>(G, 99));
+    E.arg(K, 0, F);
+    E.arg(K, 1, O);
+    REQUIRE(E.run(K, 1, &G, &L) == CL_SUCCESS);
+    std::vector<cl_int> Out = E.read<cl_int>(O, G), Want(G);
+    for (const Lane &Ln : lanesOf(G, L, S)) {
+      cl_int Others = static_cast<cl_int>(Ln.Size) - 1;
+      Want[Ln.Global] = Ln.Id == 0 ? -Others : Others;
+    }
+    sched::expectEqual(Out, Want, "spinning lane");
+  }
+}
