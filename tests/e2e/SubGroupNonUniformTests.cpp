@@ -8,6 +8,7 @@
 // that is not a multiple of the sub-group width, and a smaller last
 // work-group).
 
+#include "CollectiveReference.h"
 #include "SchedulerCommon.h"
 
 #include <algorithm>
@@ -63,16 +64,6 @@ template <typename T> T mul(T A, T B) {
   else
     return A * B;
 }
-template <typename T> T highest() {
-  if constexpr (std::numeric_limits<T>::has_infinity)
-    return std::numeric_limits<T>::infinity();
-  return std::numeric_limits<T>::max();
-}
-template <typename T> T lowest() {
-  if constexpr (std::numeric_limits<T>::has_infinity)
-    return -std::numeric_limits<T>::infinity();
-  return std::numeric_limits<T>::lowest();
-}
 
 /// The operations of the arithmetic kernels, in the order they write them:
 /// add, mul, min, max, then (integers) and, or, xor, then (int) the
@@ -85,8 +76,8 @@ template <typename T> std::vector<Operation<T>> operationsFor(bool Logical) {
   std::vector<Operation<T>> Ops = {
       {add<T>, T(0)},
       {mul<T>, T(1)},
-      {[](T A, T B) { return B < A ? B : A; }, highest<T>()},
-      {[](T A, T B) { return A < B ? B : A; }, lowest<T>()},
+      {[](T A, T B) { return B < A ? B : A; }, collective::highestOf<T>()},
+      {[](T A, T B) { return A < B ? B : A; }, collective::lowestOf<T>()},
   };
   if constexpr (std::is_integral_v<T>) {
     Ops.push_back({[](T A, T B) { return T(A & B); }, T(~T(0))});
