@@ -118,8 +118,9 @@ struct Group {
   std::vector<uint64_t> Scratch;
   /// Each work-item's first index argument (sub_group_shuffle*).
   std::vector<uint64_t> Arg;
-  /// Non-uniform sub-group collectives: the call site each work-item waits
-  /// at (its number plus 1; 0: none) and the call's Op.
+  /// Sub-group collectives computed per call site (CollNonUniform: the
+  /// non-uniform ones, shuffles, rotations): the call site each work-item
+  /// waits at (its number plus 1; 0: none) and the call's Op.
   std::vector<uint64_t> Site;
   std::vector<uint32_t> SiteOp;
   /// The kernel's table of which call sites can follow which (bit j of
@@ -396,10 +397,11 @@ void runPass(Group &G, Fiber **Fs, size_t Begin, size_t End) {
 }
 
 /// From the group loop, once none of the sub-group [Begin, End) is
-/// runnable or yielding: if some of its work-items wait at a non-uniform
-/// collective, computes the one at one call site over the work-items
-/// waiting there (the active ones) and releases them; false if none waits
-/// at one. The site is one that no work-item waiting elsewhere can still
+/// runnable (some may be yielding): if some of its work-items wait at a
+/// collective computed per call site (the non-uniform ones, shuffles and
+/// rotations: CollNonUniform), computes the one at one call site over the
+/// work-items waiting there (the active ones) and releases them; false if
+/// none waits at one. The site is one that no work-item waiting elsewhere can still
 /// reach (compiler/Barriers.cpp's table), the lowest such in reverse
 /// post-order: the work-items of a divergent branch meet there, a site
 /// after the branches waits until both sides arrived, and one after a loop
