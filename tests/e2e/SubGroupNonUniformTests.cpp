@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -685,5 +686,86 @@ kernel void ifp(volatile global int *flags, global int *out) {
       Want[Ln.Global] = Ln.Id == 0 ? -Others : Others;
     }
     sched::expectEqual(Out, Want, "spinning lane");
+  }
+}
+
+TEST_CASE("6.15.19.3-5: non-uniform functions and ballots in 2D and 3D "
+          "work-groups with partial sub-groups and smaller last groups",
+          "[subgroup][nonuniform]") {
+  Env E;
+  const size_t S = subGroupWidth(E.D);
+  const char *Src = R"(
+kernel void nd(global uint *out) {
+  size_t g = get_global_linear_id();
+  uint l = get_sub_group_local_id();
+  uint lin = get_local_linear_id();
+  global uint *o = out + g * 4;
+  o[0] = o[1] = 77;
+  if (lin % 3 != 1) {
+    o[0] = sub_group_non_uniform_reduce_add(lin);
+    o[1] = sub_group_elect();
+  }
+  o[2] = sub_group_ballot(lin % 2 == 0).x;
+  o[3] = get_sub_group_lt_mask().x;
+}
+)";
+  cl_kernel K = E.kernel(Src, "nd", "-cl-std=CL3.0");
+  const std::vector<std::vector<size_t>> Shapes = {
+      {5, 3}, {4, 4}, {S + 1, 2}, {3, 2, 2}, {2, 3, 5}};
+  for (const std::vector<size_t> &Shape : Shapes) {
+    size_t L[3] = {1, 1, 1}, G[3] = {1, 1, 1};
+    cl_uint Dims = static_cast<cl_uint>(Shape.size());
+    for (cl_uint D = 0; D < Dims; ++D) {
+      L[D] = Shape[D];
+      G[D] = 2 * L[D] + (L[D] > 1 ? L[D] / 2 : 0); // a smaller last group
+    }
+    INFO("local " << L[0] << "x" << L[1] << "x" << L[2]);
+    size_t Total = G[0] * G[1] * G[2];
+    cl_mem O = E.buffer(std::vector<cl_uint>(Total * 4, 0));
+    E.arg(K, 0, O);
+    REQUIRE(E.run(K, Dims, G, L) == CL_SUCCESS);
+    std::vector<cl_uint> Out = E.read<cl_uint>(O, Total * 4);
+    // Each group's work-items by local linear id (with their global linear
+    // ids); then the expected values per sub-group of each group.
+    std::vector<cl_uint> Want(Total * 4);
+    std::map<size_t, std::vector<std::pair<size_t, size_t>>> Groups;
+    for (size_t Z = 0; Z < G[2]; ++Z)
+      for (size_t Y = 0; Y < G[1]; ++Y)
+        for (size_t X = 0; X < G[0]; ++X) {
+          size_t Id[3] = {X, Y, Z}, Gr[3], Lo[3], Sz[3];
+          for (int D = 0; D < 3; ++D) {
+            Gr[D] = Id[D] / L[D];
+            Lo[D] = Id[D] % L[D];
+            Sz[D] = std::min(L[D], G[D] - Gr[D] * L[D]);
+          }
+          size_t Group = (Gr[2] * 3 + Gr[1]) * 3 + Gr[0];
+          size_t Lin = (Lo[2] * Sz[1] + Lo[1]) * Sz[0] + Lo[0];
+          Groups[Group].push_back({Lin, (Z * G[1] + Y) * G[0] + X});
+        }
+    for (auto &[Group, Items] : Groups) {
+      std::sort(Items.begin(), Items.end());
+      for (size_t I = 0; I < Items.size(); I += S) {
+        size_t End = std::min(I + S, Items.size());
+        cl_uint Sum = 0, Ballot = 0;
+        size_t First = End;
+        for (size_t J = I; J < End; ++J) {
+          if (Items[J].first % 3 != 1) {
+            Sum += static_cast<cl_uint>(Items[J].first);
+            First = std::min(First, J);
+          }
+          if (Items[J].first % 2 == 0)
+            Ballot |= 1u << (J - I);
+        }
+        for (size_t J = I; J < End; ++J) {
+          cl_uint *W = &Want[Items[J].second * 4];
+          bool Active = Items[J].first % 3 != 1;
+          W[0] = Active ? Sum : 77;
+          W[1] = Active ? (J == First) : 77;
+          W[2] = Ballot;
+          W[3] = (1u << (J - I)) - 1;
+        }
+      }
+    }
+    sched::expectEqual(Out, Want, "2D/3D");
   }
 }
