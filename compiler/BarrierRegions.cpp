@@ -38,9 +38,13 @@
 // early) a slow loop runs, one region at a time, only the work-items waiting
 // at that region, through an out-of-line copy of `<K>.regions`.
 //
-// Shapes the regions do not handle (a collective of a vector or half
-// operand, a dynamically sized private allocation, private state above
-// MaxRegionScratch per work-item) stay on fibers (compiler/Barriers.cpp).
+// Shapes the regions do not handle (a non-uniform sub-group function, a
+// collective of a vector or half operand, a dynamically sized private
+// allocation, private state above MaxRegionScratch per work-item) stay on
+// fibers (compiler/Barriers.cpp). A sub-group whose work-items stopped at
+// different sync points (a shuffle in each branch of an if on the sub-group
+// local id) computes each collective over the work-items at it
+// (scheduler/Collectives.cpp, groupCollective).
 
 #include "compiler/Internal.h"
 #include "compiler/WorkGroupContext.h"

@@ -13,7 +13,11 @@
 // Sub-groups (cl_khr_subgroups, __opencl_c_subgroups): sub_group_barrier()
 // becomes a call through Ctx->SubGroupBarrier, which waits for the caller's
 // sub-group only; a sub_group_* collective is the work_group_* one with
-// CollSubGroup added to its Op, computed over the caller's sub-group.
+// CollSubGroup added to its Op, computed over the caller's sub-group. The
+// non-uniform ones, shuffles and rotations also pass their call site's
+// number and the kernel's table of which sites can follow which
+// (CollNonUniform): they run over the work-items that reach the call
+// together (scheduler/Fiber.cpp).
 
 #include "compiler/Internal.h"
 

@@ -37,4 +37,21 @@ template <typename T> T deviceInfo(cl_device_id D, cl_device_info P) {
   return V;
 }
 
+/// A string query of \p D without its terminating NUL (empty on failure).
+inline std::string deviceString(cl_device_id D, cl_device_info P) {
+  size_t N = 0;
+  if (clGetDeviceInfo(D, P, 0, nullptr, &N) != CL_SUCCESS || N == 0)
+    return {};
+  std::string S(N, '\0');
+  if (clGetDeviceInfo(D, P, N, S.data(), nullptr) != CL_SUCCESS)
+    return {};
+  S.resize(N - 1);
+  return S;
+}
+
+/// The device's sub-group size: its 32-bit SIMD width (cl_khr_subgroups).
+inline size_t subGroupWidth(cl_device_id D) {
+  return deviceInfo<cl_uint>(D, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT);
+}
+
 #endif

@@ -25,18 +25,6 @@ using sched::Env;
 
 namespace {
 
-std::string deviceString(cl_device_id D, cl_device_info P) {
-  size_t N = 0;
-  REQUIRE(clGetDeviceInfo(D, P, 0, nullptr, &N) == CL_SUCCESS);
-  std::string S(N, '\0');
-  REQUIRE(clGetDeviceInfo(D, P, N, S.data(), nullptr) == CL_SUCCESS);
-  return S;
-}
-
-size_t subGroupWidth(cl_device_id D) {
-  return deviceInfo<cl_uint>(D, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT);
-}
-
 /// One work-item of a 1D launch: its global id, sub-group local id and
 /// the first global id and size of its sub-group.
 struct Lane {

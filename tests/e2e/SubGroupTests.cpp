@@ -20,10 +20,6 @@ using sched::Env;
 
 namespace {
 
-size_t subGroupWidth(cl_device_id D) {
-  return deviceInfo<cl_uint>(D, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT);
-}
-
 size_t kernelWorkGroupSize(Env &E, cl_kernel K) {
   size_t N = 0;
   REQUIRE(clGetKernelWorkGroupInfo(K, E.D, CL_KERNEL_WORK_GROUP_SIZE, sizeof N,
@@ -157,13 +153,8 @@ TEST_CASE("4.2: the device reports sub-groups (cl_khr_subgroups, "
   const size_t S = subGroupWidth(E.D);
   // The SIMD width for 32-bit lanes: 4 (SSE), 8 (AVX), 16 (AVX-512).
   CHECK((S == 4 || S == 8 || S == 16));
-  size_t N = 0;
-  REQUIRE(clGetDeviceInfo(E.D, CL_DEVICE_EXTENSIONS, 0, nullptr, &N) ==
-          CL_SUCCESS);
-  std::string Ext(N, '\0');
-  REQUIRE(clGetDeviceInfo(E.D, CL_DEVICE_EXTENSIONS, N, Ext.data(), nullptr) ==
-          CL_SUCCESS);
-  Ext.resize(std::strlen(Ext.c_str()));
+  std::string Ext = deviceString(E.D, CL_DEVICE_EXTENSIONS);
+  REQUIRE_FALSE(Ext.empty());
   for (const char *X :
        {"cl_khr_subgroups", "cl_khr_subgroup_shuffle",
         "cl_khr_subgroup_shuffle_relative", "cl_khr_subgroup_extended_types"}) {
@@ -171,6 +162,7 @@ TEST_CASE("4.2: the device reports sub-groups (cl_khr_subgroups, "
     CHECK((" " + Ext + " ").find(" " + std::string(X) + " ") !=
           std::string::npos);
   }
+  size_t N = 0;
   REQUIRE(clGetDeviceInfo(E.D, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, nullptr,
                           &N) == CL_SUCCESS);
   std::vector<cl_name_version> V(N / sizeof(cl_name_version));
