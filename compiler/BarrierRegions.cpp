@@ -31,20 +31,24 @@
 //    slot for good (each region's inlined copy has its own alloca, so a
 //    pointer to one must not survive a barrier).
 //
-// All work-items of a group reach the same sync points in the same order
+// All work-items of a group reach the same barriers in the same order
 // (OpenCL C 6.13.8: a barrier "must be encountered by all work-items in a
 // work-group"). wg_<K> checks it: each work-item's next region goes to the
 // state slot, and if they differ (a kernel where some work-items returned
-// early) a slow loop runs, one region at a time, only the work-items waiting
-// at that region, through an out-of-line copy of `<K>.regions`.
+// early, or took different sides of a branch to non-uniform sub-group
+// functions) a slow loop runs, one region at a time, only the work-items
+// waiting at that region, through an out-of-line copy of `<K>.regions`:
+// the lowest first, or in a kernel with non-uniform sub-group functions one
+// no work-item waiting elsewhere can still reach (the ReachedBy table;
+// compiler/Reconvergence.cpp). A sub-group whose work-items stopped at
+// different sync points computes each collective over the work-items at it
+// (scheduler/Collectives.cpp, groupCollective): the active set of a
+// non-uniform call, or a shuffle in each branch of an if on the sub-group
+// local id.
 //
-// Shapes the regions do not handle (a non-uniform sub-group function, a
-// collective of a vector or half operand, a dynamically sized private
-// allocation, private state above MaxRegionScratch per work-item) stay on
-// fibers (compiler/Barriers.cpp). A sub-group whose work-items stopped at
-// different sync points (a shuffle in each branch of an if on the sub-group
-// local id) computes each collective over the work-items at it
-// (scheduler/Collectives.cpp, groupCollective).
+// Shapes the regions do not handle (a collective of a vector or half
+// operand, a dynamically sized private allocation, private state above
+// MaxRegionScratch per work-item) stay on fibers (compiler/Barriers.cpp).
 
 #include "compiler/Internal.h"
 #include "compiler/WorkGroupContext.h"
@@ -54,7 +58,6 @@
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/CFG.h>
-#include <llvm/Analysis/PostDominators.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
@@ -239,98 +242,6 @@ bool rematerializable(const Value *V, unsigned &Budget) {
   return true;
 }
 
-/// The values of \p R that are the same for every work-item of a group when
-/// computed (uniform): a fixpoint that starts from "all uniform" and marks
-/// divergent what depends on a local id, on a divergent address, a
-/// volatile or atomic access, an alloca, a call (other than a work-group
-/// reduction, broadcast, all or any), or, for a PHI, on which predecessor a
-/// divergent branch chose (the predecessors' terminators and their control
-/// dependences). Barriers are reached by all work-items or none (OpenCL C
-/// 6.13.8), so a loop around a barrier exits on a uniform condition and its
-/// counter stays uniform.
-DenseSet<const Value *> uniformValues(Function &R, ArrayRef<Value *> LocalIds) {
-  PostDominatorTree PDT(R);
-  // Control dependences: block -> the blocks whose branch decides whether it
-  // runs.
-  DenseMap<const BasicBlock *, SmallVector<const BasicBlock *, 4>> Deps;
-  for (BasicBlock &B : R) {
-    const Instruction *T = B.getTerminator();
-    if (T->getNumSuccessors() < 2)
-      continue;
-    DomTreeNode *Stop = PDT.getNode(&B) ? PDT.getNode(&B)->getIDom() : nullptr;
-    for (const BasicBlock *S : successors(&B))
-      for (DomTreeNode *N = PDT.getNode(S); N && N != Stop; N = N->getIDom())
-        if (N->getBlock())
-          Deps[N->getBlock()].push_back(&B);
-  }
-  DenseSet<const Value *> Divergent(LocalIds.begin(), LocalIds.end());
-  auto Div = [&](const Value *V) { return Divergent.count(V) != 0; };
-  auto BranchDivergent = [&](const BasicBlock *B) {
-    const Instruction *T = B->getTerminator();
-    if (const auto *Br = dyn_cast<BranchInst>(T))
-      return Br->isConditional() && Div(Br->getCondition());
-    if (const auto *Sw = dyn_cast<SwitchInst>(T))
-      return Div(Sw->getCondition());
-    return T->getNumSuccessors() > 1;
-  };
-  auto DecidedDivergently = [&](const BasicBlock *B) {
-    if (BranchDivergent(B))
-      return true;
-    auto It = Deps.find(B);
-    if (It != Deps.end())
-      for (const BasicBlock *D : It->second)
-        if (BranchDivergent(D))
-          return true;
-    return false;
-  };
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (Instruction &I : instructions(R)) {
-      if (Div(&I) || I.getType()->isVoidTy())
-        continue;
-      bool D = false;
-      if (auto *CI = dyn_cast<CallInst>(&I)) {
-        auto S = classifySyncCall(*CI);
-        uint32_t Kind = S ? (S->Op % CollSubGroup) / 16 : 0;
-        D = !S || S->Kind != SyncCall::Collective || (S->Op & CollSubGroup) ||
-            !(Kind == CollAll || Kind == CollAny || Kind == CollBroadcast ||
-              Kind == CollReduceAdd || Kind == CollReduceMin ||
-              Kind == CollReduceMax);
-        if (!D && Kind == CollBroadcast)
-          for (unsigned A = 1; A < CI->arg_size(); ++A)
-            D |= Div(CI->getArgOperand(A));
-      } else if (auto *L = dyn_cast<LoadInst>(&I)) {
-        // A plain load of one address for the whole group (a value one
-        // work-item put in local memory before a barrier) reads the same
-        // value in every work-item: a store to that address in the same
-        // region by another work-item would be a data race (OpenCL C 2.0
-        // 3.3.4: the program's behavior is undefined), and private memory
-        // is only reached through allocas, which are divergent.
-        D = !L->isSimple() || Div(L->getPointerOperand());
-      } else if (auto *Phi = dyn_cast<PHINode>(&I)) {
-        for (unsigned K = 0; K < Phi->getNumIncomingValues() && !D; ++K)
-          D = Div(Phi->getIncomingValue(K)) ||
-              DecidedDivergently(Phi->getIncomingBlock(K));
-      } else if (isa<AllocaInst>(I) || I.mayReadOrWriteMemory() ||
-                 I.mayHaveSideEffects()) {
-        D = true;
-      } else {
-        for (const Value *Op : I.operands())
-          D |= Div(Op);
-      }
-      if (D) {
-        Divergent.insert(&I);
-        Changed = true;
-      }
-    }
-  }
-  DenseSet<const Value *> Uniform;
-  for (Instruction &I : instructions(R))
-    if (!Div(&I) && !I.getType()->isVoidTy())
-      Uniform.insert(&I);
-  return Uniform;
-}
-
 /// Whether every branch of the region starting at \p Start that decides
 /// where it stops is uniform. Every return of `<K>.regions` returns a
 /// constant (a sync point's number, 0 when finished); a branch decides when
@@ -494,14 +405,7 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
 
   for (Instruction &I : instructions(Body))
     if (auto *CI = dyn_cast<CallInst>(&I))
-      if (auto S = classifySyncCall(*CI);
-          S && S->Kind == SyncCall::Collective && (S->Op & CollNonUniform)) {
-        // The active work-items are those that reach the call together: the
-        // fibers find them (scheduler/Fiber.cpp).
-        Why = "a non-uniform sub-group function (" +
-              CI->getCalledFunction()->getName().str() + ")";
-        return false;
-      } else if (S && !S->Scalar) {
+      if (auto S = classifySyncCall(*CI); S && !S->Scalar) {
         Why = "a collective of a vector or half operand (" +
               CI->getCalledFunction()->getName().str() + ")";
         return false;
@@ -610,6 +514,26 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
   for (SyncPoint &S : Syncs) {
     S.After = reachable(S.Post, /*Forward=*/true);
     S.Before = reachable(S.Block, /*Forward=*/false);
+  }
+  // Kernels with non-uniform sub-group functions: which sync points can
+  // reach which, for the order the driver releases them in when work-items
+  // wait at different ones (emitRegionDriver).
+  SmallVector<uint64_t, 16> ReachedBy;
+  if (Syncs.size() < 64 && any_of(Syncs, [](const SyncPoint &S) {
+        return S.What.Kind == SyncCall::Collective &&
+               (S.What.Op & CollNonUniform);
+      })) {
+    ReachedBy.assign(Syncs.size() + 1, 0);
+    SmallVector<const BasicBlock *, 16> Blocks;
+    for (const SyncPoint &S : Syncs)
+      Blocks.push_back(S.Block);
+    // Not through the back edge of a loop around the later sync point
+    // (compiler/Reconvergence.cpp).
+    SmallVector<uint64_t, 8> After = siteReach(Blocks);
+    for (unsigned T = 0; T < Syncs.size(); ++T)
+      for (unsigned F = 0; F < Syncs.size(); ++F)
+        if (F != T && (After[F] >> T & 1))
+          ReachedBy[Syncs[T].Id] |= uint64_t(1) << Syncs[F].Id;
   }
   SmallPtrSet<const BasicBlock *, 8> SyncBlocks;
   for (SyncPoint &S : Syncs)
@@ -858,14 +782,18 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
   SmallVector<SmallVector<std::pair<unsigned, Instruction *>, 4>, 16> Restored(
       Values.size());
   SmallVector<BasicBlock *, 8> Resume;
-  unsigned Collectives = 0;
+  unsigned Collectives = 0, Meetings = 0;
   for (unsigned SI = 0; SI < Syncs.size(); ++SI) {
     SyncPoint &S = Syncs[SI];
     CallInst *CI = S.Call;
     IRBuilder<> SB(CI);
     if (S.What.Kind == SyncCall::Collective) {
-      ++Collectives;
-      Scoped(SB.CreateStore(collectiveToBits(SB, CI->getArgOperand(0)),
+      ++((S.What.Op % CollSubGroup) / 16 == CollReconverge ? Meetings
+                                                           : Collectives);
+      // (sub_group_elect() has no operand.)
+      Scoped(SB.CreateStore(CI->arg_size()
+                                ? collectiveToBits(SB, CI->getArgOperand(0))
+                                : SB.getInt64(0),
                             SA.at(SB, {ValueOffset, 8})));
       uint32_t Kind = (S.What.Op % CollSubGroup) / 16;
       Value *Index = nullptr;
@@ -880,7 +808,8 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
             Arg(1),
             SB.CreateMul(Size[0],
                          SB.CreateAdd(Arg(2), SB.CreateMul(Size[1], Arg(3)))));
-      else if (Kind == CollBroadcast || Kind >= CollShuffle ||
+      else if (Kind == CollBroadcast || Kind == CollRotate ||
+               (Kind >= CollShuffle && Kind <= CollShuffleDown) ||
                (S.What.Op & CollClustered))
         Index = Arg(1); // the source, shuffle operand or cluster size
       if (Index)
@@ -970,10 +899,10 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
     Shapes.push_back(Sh);
   }
   Function *Step = emitCollectiveStep(M, K.Name, Syncs, Copies);
-  emitRegionDriver(M, Kernel, *R, *Step, Shapes, K);
+  emitRegionDriver(M, Kernel, *R, *Step, Shapes, ReachedBy, K);
 
   unsigned Barriers =
-      static_cast<unsigned>(Syncs.size()) - Collectives - LoopSyncs;
+      static_cast<unsigned>(Syncs.size()) - Collectives - Meetings - LoopSyncs;
   K.Path = "barrier regions: " + std::to_string(Syncs.size() + 1) +
            " regions (" + std::to_string(Barriers) + " barrier" +
            (Barriers == 1 ? "" : "s") + ", " + std::to_string(Collectives) +
@@ -981,6 +910,9 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
            (LoopSyncs ? ", " + std::to_string(LoopSyncs) + " grid-stride loop" +
                             (LoopSyncs == 1 ? "" : "s")
                       : std::string()) +
+           (Meetings ? ", " + std::to_string(Meetings) +
+                           " reconvergence point" + (Meetings == 1 ? "" : "s")
+                     : std::string()) +
            "), " + std::to_string(Kept) + " values (" +
            std::to_string(KeptUniform) + " uniform) and " +
            std::to_string(CopiedAllocas.size() + ResidentAllocas.size()) +

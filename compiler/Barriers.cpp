@@ -103,6 +103,9 @@ std::optional<uint32_t> collectiveKind(StringRef Name) {
   // cl_khr_subgroup_non_uniform_vote, _non_uniform_arithmetic, _ballot and
   // _clustered_reduce.
   const uint32_t NonUniform = CollSubGroup | CollNonUniform;
+  // The reconvergence point compiler/Reconvergence.cpp inserts.
+  if (Name == ReconvergeName)
+    return CollReconverge * 16 + NonUniform;
   if (Name == "sub_group_elect")
     return CollElect * 16 + NonUniform;
   if (Name == "sub_group_ballot")
@@ -280,13 +283,23 @@ std::optional<SyncCall> classifySyncCall(const CallInst &CI) {
     return std::nullopt;
   *Kind |= *Cluster;
   S.Kind = SyncCall::Collective;
-  std::optional<uint32_t> Type =
-      Params.empty() ? std::nullopt : collectiveType(Params[0]);
+  uint32_t KindOnly = (*Kind % CollSubGroup) / 16;
+  // sub_group_elect() has no operand: an int 0 stands in.
+  uint32_t Type = CollInt;
+  bool Typed = KindOnly == CollElect;
+  if (!Typed && !Params.empty())
+    if (std::optional<uint32_t> T = collectiveType(Params[0]))
+      Type = *T, Typed = true;
   // A vector operand (sub_group_broadcast of a float4) or a type without a
-  // CollectiveType (half): only the fiber path takes these.
-  S.Scalar = Type.has_value() && !CI.getType()->isVoidTy() &&
-             !CI.getType()->isVectorTy();
-  S.Op = *Kind + Type.value_or(0);
+  // CollectiveType (half): only the fiber path takes these. The one vector
+  // result the 64 bits carry is sub_group_ballot's uint4 mask.
+  auto *VT = dyn_cast<FixedVectorType>(CI.getType());
+  bool BallotMask = KindOnly == CollBallot && VT && VT->getNumElements() == 4 &&
+                    VT->getElementType()->isIntegerTy(32);
+  S.Scalar = Typed && !CI.getType()->isVoidTy() &&
+             (!CI.getType()->isVectorTy() || BallotMask);
+  S.Op = *Kind + (Typed ? Type : 0);
+  S.PerCallSite = perCallSite(S.Op);
   return S;
 }
 
@@ -300,6 +313,15 @@ Value *collectiveToBits(IRBuilder<> &B, Value *V) {
 }
 
 Value *collectiveFromBits(IRBuilder<> &B, Value *V, Type *Ty) {
+  if (auto *VT = dyn_cast<FixedVectorType>(Ty)) {
+    // sub_group_ballot's uint4 mask: bits 0-31 in x, 32-63 in y (sub-groups
+    // are at most 64 wide), z and w 0.
+    Type *I32 = B.getInt32Ty();
+    Value *R = Constant::getNullValue(VT);
+    R = B.CreateInsertElement(R, B.CreateTrunc(V, I32), uint64_t(0));
+    return B.CreateInsertElement(R, B.CreateTrunc(B.CreateLShr(V, 32), I32),
+                                 uint64_t(1));
+  }
   if (Ty->isFloatTy())
     return B.CreateBitCast(B.CreateTrunc(V, B.getInt32Ty()), Ty);
   if (Ty->isDoubleTy())
@@ -337,22 +359,18 @@ bool lowerWorkGroupSync(Function &Body) {
   Value *ReachTable = nullptr;
   if (!SiteCalls.empty()) {
     SmallVector<uint64_t, 8> Reach(SiteCalls.size(), 0);
+    SmallVector<const BasicBlock *, 8> Blocks;
+    for (const CallInst *CI : SiteCalls)
+      Blocks.push_back(CI->getParent());
+    // Not through the back edge of a loop around the later site
+    // (compiler/Reconvergence.cpp).
+    SmallVector<uint64_t, 8> After = siteReach(Blocks);
     for (size_t I = 0; I < SiteCalls.size(); ++I) {
       const BasicBlock *From = SiteCalls[I]->getParent();
-      // The blocks reachable from the end of From (From itself if it is in
-      // a cycle).
-      SmallPtrSet<const BasicBlock *, 32> Seen;
-      SmallVector<const BasicBlock *, 32> Work(succ_begin(From),
-                                               succ_end(From));
-      while (!Work.empty()) {
-        const BasicBlock *BB = Work.pop_back_val();
-        if (Seen.insert(BB).second)
-          Work.append(succ_begin(BB), succ_end(BB));
-      }
       for (size_t J = 0; J < SiteCalls.size() && J < 64; ++J) {
         const CallInst *To = SiteCalls[J];
         bool Later = To->getParent() == From && SiteCalls[I]->comesBefore(To);
-        if (Later || Seen.count(To->getParent()))
+        if (Later || (To->getParent() != From && (After[I] >> J & 1)))
           Reach[I] |= uint64_t(1) << J;
       }
     }
@@ -441,17 +459,12 @@ bool lowerWorkGroupSync(Function &Body) {
     if (Elect) {
       Result = B.CreateTrunc(Collective(B.getInt32(0)), I32);
     } else if (KindOnly == CollBallot) {
-      // The uint4 mask: bits 0-31 in x, 32-63 in y (sub-groups are at most
-      // 64 wide), z and w 0.
+      // The uint4 mask (collectiveFromBits).
       auto *VT = dyn_cast<FixedVectorType>(CI->getType());
       if (!VT || VT->getNumElements() != 4 ||
           !VT->getElementType()->isIntegerTy(32))
         continue;
-      Value *Mask = Collective(CI->getArgOperand(0));
-      Result = Constant::getNullValue(VT);
-      Result = B.CreateInsertElement(Result, B.CreateTrunc(Mask, I32), 0ul);
-      Result = B.CreateInsertElement(
-          Result, B.CreateTrunc(B.CreateLShr(Mask, 32), I32), 1ul);
+      Result = fromBits(B, Collective(CI->getArgOperand(0)), VT);
     } else if (!Lanes) {
       // The result's type: the operand's, or int (all, any, all_equal).
       Result = fromBits(B, Collective(CI->getArgOperand(0)), CI->getType());

@@ -32,7 +32,10 @@ namespace clcpu::compiler {
 /// (CollSubGroup moved to bit 16 for the non-uniform and clustered
 /// sub-group functions), and an executable's bitcode embeds those Ops: a
 /// version-2 executable's sub-group collectives would be misread.
-inline constexpr uint32_t BinaryFormatVersion = 3;
+/// 4: non-uniform sub-group functions meet at reconvergence points
+/// (compiler/Reconvergence.cpp) and may take the barrier regions; a
+/// version-3 executable would run them with the older active sets.
+inline constexpr uint32_t BinaryFormatVersion = 4;
 
 struct BinaryContents {
   cl_program_binary_type Type = CL_PROGRAM_BINARY_TYPE_NONE;

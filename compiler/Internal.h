@@ -7,6 +7,7 @@
 #include "compiler/Compiler.h"
 
 #include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/PassManager.h>
 
@@ -59,6 +60,21 @@ const std::string &sleefLibrary();
 /// not handle (half) stay calls, reported later as unsupported builtins.
 bool lowerWorkGroupSync(llvm::Function &Body);
 
+/// Reconvergence.cpp: bit j of entry i says a work-item waiting at the end
+/// of block \p Sites[i] can still reach block \p Sites[j] (all of one
+/// function) in this round of every loop around Sites[j]: along a path
+/// that takes no back edge of a loop containing Sites[j]. A sub-group
+/// releases a non-uniform call that none of its other waiting work-items
+/// can reach: after a loop of varying trip count, the calls in the loop go
+/// first; inside a loop, a work-item waiting at a reconvergence point does
+/// not hold back the call on the other side of the branch.
+llvm::SmallVector<uint64_t, 8>
+siteReach(llvm::ArrayRef<const llvm::BasicBlock *> Sites);
+
+/// The builtin compiler/Reconvergence.cpp calls at a reconvergence point
+/// (`int __clcpu_reconverge(int)`, a CollReconverge collective).
+inline constexpr const char ReconvergeName[] = "__clcpu_reconverge";
+
 /// Barriers.cpp: what a call to a synchronizing builtin is: barrier() or
 /// work_group_barrier(), sub_group_barrier(), or a work_group_* /
 /// sub_group_* collective with its WorkGroupContext Op (Kind * 16 + Type,
@@ -69,12 +85,29 @@ struct SyncCall {
   /// False for a collective of a vector or half operand: only the fiber
   /// path (lowerWorkGroupSync) takes those.
   bool Scalar = true;
+  /// Computed over the work-items that reach the call together (the
+  /// non-uniform functions, shuffles and rotations): the fibers release it
+  /// per call site.
+  bool PerCallSite = false;
 };
 /// Null if \p CI calls no synchronizing builtin.
 std::optional<SyncCall> classifySyncCall(const llvm::CallInst &CI);
 
+/// Divergence.cpp: the values of \p F that are the same for every
+/// work-item of a group when computed; \p LocalIds are F's local id
+/// arguments.
+llvm::DenseSet<const llvm::Value *>
+uniformValues(llvm::Function &F, llvm::ArrayRef<llvm::Value *> LocalIds);
+
+/// Reconvergence.cpp: after each branch that is not uniform and leads to
+/// a sub-group function computed per call site (non-uniform, shuffle,
+/// rotate), a reconvergence point where the sub-group's work-items meet
+/// again; true if it added one.
+bool insertReconvergencePoints(llvm::Function &Body);
+
 /// Barriers.cpp: a collective's operand as the 64 bits the scheduler
-/// computes on (compiler/WorkGroupContext.h), and back.
+/// computes on (compiler/WorkGroupContext.h), and back (sub_group_ballot's
+/// uint4 mask from its 64 bits).
 llvm::Value *collectiveToBits(llvm::IRBuilder<> &B, llvm::Value *V);
 llvm::Value *collectiveFromBits(llvm::IRBuilder<> &B, llvm::Value *Bits,
                                 llvm::Type *Ty);
@@ -239,9 +272,13 @@ struct RegionShape {
   /// so the driver reads one work-item's state instead of scanning all.
   bool UniformExit = false;
 };
+/// \p ReachedBy: for a kernel with non-uniform sub-group functions, bit t
+/// of entry s says sync point t can reach sync point s (the divergent loop
+/// then releases the sync points in that order); empty: lowest first.
 void emitRegionDriver(llvm::Module &M, llvm::Function &Kernel,
                       llvm::Function &Regions, llvm::Function &CollectiveStep,
-                      llvm::ArrayRef<RegionShape> Shapes, const KernelInfo &K);
+                      llvm::ArrayRef<RegionShape> Shapes,
+                      llvm::ArrayRef<uint64_t> ReachedBy, const KernelInfo &K);
 
 /// Barriers.cpp: `wg_<Name>` running the one work-item at Ctx->LocalId.
 void emitWorkItemFunction(llvm::Module &M, llvm::Function &Kernel,

@@ -496,9 +496,86 @@ unsigned workItemLanes(const Function &Kernel) {
   return Features.contains("+avx512f") ? 16 : Features.contains("+avx") ? 8 : 4;
 }
 
+namespace {
+
+/// The sync point the divergent loop of a kernel with non-uniform
+/// sub-group functions runs next, from the \p N state slots at \p
+/// Scratch: one that no work-item waiting at another can still reach
+/// (bit t of \p ReachedBy[s]: sync point t can reach s), the lowest such;
+/// the lowest if each can be reached from another (both sides of an if in
+/// a loop). So the work-items of both sides of a divergent branch meet at
+/// their own call, a call after the branch waits until both sides arrived,
+/// and one after a loop until the loop's last round: the rule the fibers
+/// follow (scheduler/Fiber.cpp, releaseNonUniform). Branches to \p Exit if
+/// every work-item finished, else to \p Run with the choice.
+Value *pickSyncPoint(IRBuilder<> &B, Value *Scratch, Value *N,
+                     ArrayRef<uint64_t> ReachedBy, const std::string &Name,
+                     BasicBlock *Exit, BasicBlock *Run) {
+  LLVMContext &C = B.getContext();
+  Function *WG = B.GetInsertBlock()->getParent();
+  Module &M = *WG->getParent();
+  Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
+  auto *TableTy = ArrayType::get(I64, ReachedBy.size());
+  auto *Table = new GlobalVariable(
+      M, TableTy, /*isConstant=*/true, GlobalValue::PrivateLinkage,
+      ConstantDataArray::get(C, ReachedBy), Name + ".sync.reach");
+  // The set of sync points some work-item waits at (ids < 64).
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Loop = BasicBlock::Create(C, "waiting", WG);
+  BasicBlock *Done = BasicBlock::Create(C, "waiting.done", WG);
+  B.CreateBr(Loop);
+  B.SetInsertPoint(Loop);
+  PHINode *I = B.CreatePHI(I64, 2);
+  PHINode *Mask = B.CreatePHI(I64, 2);
+  I->addIncoming(B.getInt64(0), Pre);
+  Mask->addIncoming(B.getInt64(0), Pre);
+  Value *S = B.CreateZExt(
+      B.CreateLoad(I32, B.CreateInBoundsGEP(I32, Scratch, I)), I64);
+  Value *Mask2 = B.CreateOr(Mask, B.CreateShl(B.getInt64(1), S));
+  Value *IN = B.CreateAdd(I, B.getInt64(1), "", true, true);
+  I->addIncoming(IN, Loop);
+  Mask->addIncoming(Mask2, Loop);
+  B.CreateCondBr(B.CreateICmpULT(IN, N), Loop, Done);
+  // Bit 0: finished work-items, which never run again.
+  B.SetInsertPoint(Done);
+  Value *Waiting = B.CreateAnd(Mask2, B.getInt64(~uint64_t(1)), "waiting");
+  BasicBlock *Pick = BasicBlock::Create(C, "pick", WG);
+  BasicBlock *PickNext = BasicBlock::Create(C, "pick.next", WG);
+  BasicBlock *Fallback = BasicBlock::Create(C, "pick.lowest", WG);
+  BasicBlock *Found = BasicBlock::Create(C, "pick.found", WG);
+  B.CreateCondBr(B.CreateICmpEQ(Waiting, B.getInt64(0)), Exit, Pick);
+  B.SetInsertPoint(Pick);
+  PHINode *Left = B.CreatePHI(I64, 2, "candidates");
+  Left->addIncoming(Waiting, Done);
+  Value *Id = B.CreateBinaryIntrinsic(Intrinsic::cttz, Left, B.getTrue());
+  Value *From = B.CreateLoad(
+      I64, B.CreateInBoundsGEP(TableTy, Table, {B.getInt64(0), Id}));
+  Value *Others =
+      B.CreateAnd(Waiting, B.CreateNot(B.CreateShl(B.getInt64(1), Id)));
+  B.CreateCondBr(B.CreateICmpEQ(B.CreateAnd(Others, From), B.getInt64(0)),
+                 Found, PickNext);
+  B.SetInsertPoint(PickNext);
+  Value *Rest = B.CreateAnd(Left, B.CreateSub(Left, B.getInt64(1)));
+  Left->addIncoming(Rest, PickNext);
+  B.CreateCondBr(B.CreateICmpEQ(Rest, B.getInt64(0)), Fallback, Pick);
+  B.SetInsertPoint(Fallback);
+  Value *LowestId =
+      B.CreateBinaryIntrinsic(Intrinsic::cttz, Waiting, B.getTrue());
+  B.CreateBr(Found);
+  B.SetInsertPoint(Found);
+  PHINode *Chosen = B.CreatePHI(I64, 2, "chosen");
+  Chosen->addIncoming(Id, Pick);
+  Chosen->addIncoming(LowestId, Fallback);
+  Value *Result = B.CreateTrunc(Chosen, I32);
+  B.CreateBr(Run);
+  return Result;
+}
+
+} // namespace
+
 void emitRegionDriver(Module &M, Function &Kernel, Function &Regions,
                       Function &CollectiveStep, ArrayRef<RegionShape> Shapes,
-                      const KernelInfo &K) {
+                      ArrayRef<uint64_t> ReachedBy, const KernelInfo &K) {
   LLVMContext &C = M.getContext();
   Type *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
   IRBuilder<> B(C);
@@ -606,13 +683,21 @@ void emitRegionDriver(Module &M, Function &Kernel, Function &Regions,
   Reg->addIncoming(Min, Next);
 
   // Divergent: work-items stopped at different sync points (some finished
-  // early). One sync point at a time, lowest first, runs only the work-items
-  // waiting there, through the out-of-line region function.
+  // early, or took different sides of a branch to non-uniform sub-group
+  // functions). One sync point at a time runs only the work-items waiting
+  // there, through the out-of-line region function.
   B.SetInsertPoint(Slow);
-  auto [Lowest, Unused] = MinMax(true);
-  (void)Unused;
   BasicBlock *Run = BasicBlock::Create(C, "divergent.run", WG);
-  B.CreateCondBr(B.CreateICmpEQ(Lowest, B.getInt32(~0u)), Exit, Run);
+  Value *Lowest;
+  if (ReachedBy.empty()) {
+    // The lowest first.
+    auto [Lo, Unused] = MinMax(true);
+    (void)Unused;
+    Lowest = Lo;
+    B.CreateCondBr(B.CreateICmpEQ(Lowest, B.getInt32(~0u)), Exit, Run);
+  } else {
+    Lowest = pickSyncPoint(B, Scratch, N, ReachedBy, K.Name, Exit, Run);
+  }
   B.SetInsertPoint(Run);
   B.CreateCall(&CollectiveStep, {Ctx, Lowest, Scratch, N, Scratch});
   emitLocalIdLoops(B, Size, [&](IRBuilder<> &XB, Value *X, Value *Y, Value *Z) {
@@ -836,6 +921,10 @@ bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,
     // a work-item waiting for another (a spin loop on an atomic), or a shape
     // the regions do not handle, one fiber per work-item (Barriers.cpp).
     replaceWorkItemCalls(*Body);
+    // Where the work-items of a sub-group meet again after a divergent
+    // branch to a non-uniform sub-group function: both paths below release
+    // those calls by it.
+    insertReconvergencePoints(*Body);
     bool Sync = false;
     for (Instruction &I : instructions(*Body))
       if (auto *CI = dyn_cast<CallInst>(&I))

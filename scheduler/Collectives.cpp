@@ -287,6 +287,8 @@ void runCollective(uint64_t *S, const uint64_t *A, size_t N, uint32_t Op,
 void runNonUniform(uint64_t *S, const uint64_t *A, size_t N,
                    const uint8_t *Active, uint32_t Op, size_t MaxSubGroup) {
   uint32_t Kind = (Op % CollSubGroup) / 16;
+  if (Kind == CollReconverge)
+    return; // a meeting point only (compiler/Reconvergence.cpp)
   if ((Kind >= CollShuffle && Kind <= CollShuffleDown) || Kind == CollRotate) {
     // Shuffles and rotations read by sub-group local id (an inactive
     // source is undefined); only the active work-items take a result, the
@@ -354,8 +356,16 @@ void groupCollective(const WorkGroupContext *Ctx, uint32_t Op, uint64_t *Values,
                     Ctx->EnqueuedLocalSize[2];
   size_t MaxS = std::min(S, Enqueued);
   thread_local std::vector<uint8_t> Active;
+  bool NonUniform = (Op & CollNonUniform) != 0;
   for (size_t Begin = 0; Begin < N; Begin += S) {
     size_t Count = std::min(S, N - Begin);
+    if (!States && NonUniform) {
+      // Every work-item of the group waits here: all are active.
+      Active.assign(Count, 1);
+      runNonUniform(Values + Begin, Args + Begin, Count, Active.data(), Op,
+                    MaxS);
+      continue;
+    }
     if (States) {
       // Work-items elsewhere keep their values (for their own collective):
       // a sub-group split between two sync points (a shuffle in each
@@ -367,7 +377,7 @@ void groupCollective(const WorkGroupContext *Ctx, uint32_t Op, uint64_t *Values,
         Here += Active[J] = States[Begin + J] == Region;
       if (Here == 0)
         continue;
-      if (Here < Count) {
+      if (Here < Count || NonUniform) {
         runNonUniform(Values + Begin, Args + Begin, Count, Active.data(),
                       Op | CollNonUniform, MaxS);
         continue;

@@ -401,13 +401,15 @@ void runPass(Group &G, Fiber **Fs, size_t Begin, size_t End) {
 /// collective computed per call site (the non-uniform ones, shuffles and
 /// rotations: CollNonUniform), computes the one at one call site over the
 /// work-items waiting there (the active ones) and releases them; false if
-/// none waits at one. The site is one that no work-item waiting elsewhere can still
-/// reach (compiler/Barriers.cpp's table), the lowest such in reverse
-/// post-order: the work-items of a divergent branch meet there, a site
-/// after the branches waits until both sides arrived, and one after a loop
-/// until the loop's last round: the active sets of a SIMD machine that
-/// runs the branches one after the other. When every waiting site can
-/// reach another (both branches of an if in a loop) the lowest goes first.
+/// none waits at one. The site is one that no work-item waiting elsewhere
+/// can still reach in the same round of the loops around it
+/// (compiler/Barriers.cpp's table, compiler/Reconvergence.cpp), the lowest
+/// such in reverse post-order: the work-items of a divergent branch meet
+/// there, a site after the branches waits until both sides arrived (at
+/// the branch's reconvergence point), and one after a loop until the
+/// loop's last round: the active sets of a SIMD machine that runs the
+/// branches one after the other. When every waiting site can reach
+/// another (only in irreducible loops) the lowest goes first.
 bool releaseNonUniform(Group &G, size_t Begin, size_t End) {
   auto Reaches = [&](uint64_t From, uint64_t To) { // site numbers + 1
     if (From > 64 || To > 64)

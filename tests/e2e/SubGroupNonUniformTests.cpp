@@ -286,6 +286,118 @@ kernel void div(global int *out) {
   }
 }
 
+TEST_CASE("6.15.19.3-5: active sets per round: both sides of an if in a "
+          "loop, continue, nested loops, barriers between and an early return",
+          "[subgroup][nonuniform]") {
+  // The active set of a non-uniform call is the work-items of the sub-group
+  // that reach it in the same round of every loop around it: the set a SIMD
+  // machine has, which joins the two sides of a branch where they meet
+  // (compiler/Reconvergence.cpp).
+  Env E;
+  const size_t S = subGroupWidth(E.D);
+  const char *Src = R"(
+kernel void rounds(global int *out, local int *tmp) {
+  size_t g = get_global_id(0);
+  uint lid = get_local_id(0);
+  uint l = get_sub_group_local_id();
+  int r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = -5;
+  tmp[lid] = (int)lid;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (l & 1) {
+    if (l & 2)
+      r0 = sub_group_non_uniform_reduce_add(tmp[lid]);
+    else
+      r0 = sub_group_non_uniform_reduce_max(tmp[lid]);
+  } else {
+    r0 = sub_group_non_uniform_scan_inclusive_add(1);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int k = 0; k < 3; ++k) {
+    if ((l + k) % 3 == 0) {
+      r1 += sub_group_non_uniform_reduce_add(k + 1);
+    } else {
+      uint4 b = sub_group_ballot(l & 1);
+      r2 += popcount(b.x) + popcount(b.y);
+    }
+  }
+  for (int k = 0; k < 4; ++k) {
+    if ((l ^ k) & 1)
+      continue;
+    r3 += sub_group_non_uniform_reduce_add(1);
+  }
+  for (int o = 0; o < 2; ++o) {
+    r4 += sub_group_non_uniform_reduce_add(o + 1) * 100;
+    for (uint i = 0; i < (l + o) % 3; ++i)
+      r4 += sub_group_non_uniform_reduce_add(1);
+  }
+  global int *p = out + g * 6;
+  p[0] = r0;
+  p[1] = r1;
+  p[2] = r2;
+  p[3] = r3;
+  p[4] = r4;
+  p[5] = r5;
+  if (l == 2)
+    return;
+  p[5] = sub_group_non_uniform_reduce_add(1);
+}
+)";
+  for (const char *Opt :
+       {"-cl-std=CL3.0", "-cl-std=CL3.0 -clcpu-force-fibers"}) {
+    cl_kernel K = E.kernel(Src, "rounds", Opt);
+    for (size_t L : {S + 3, size_t(1), 2 * S + 1, 3 * S}) {
+      INFO(Opt << " local " << L);
+      size_t G = 3 * L + L / 2; // the last work-group is smaller
+      cl_mem O = E.buffer(std::vector<cl_int>(G * 6, 77));
+      E.arg(K, 0, O);
+      E.localArg(K, 1, L * sizeof(cl_int));
+      REQUIRE(E.run(K, 1, &G, &L) == CL_SUCCESS);
+      std::vector<cl_int> Out = E.read<cl_int>(O, G * 6);
+      std::vector<cl_int> Want(G * 6);
+      for (const Lane &Ln : lanesOf(G, L, S)) {
+        cl_int *W = &Want[Ln.Global * 6];
+        // The sub-group's lanes J that satisfy P.
+        auto Count = [&](auto P) {
+          cl_int N = 0;
+          for (size_t J = 0; J < Ln.Size; ++J)
+            N += P(J) ? 1 : 0;
+          return N;
+        };
+        size_t Id = Ln.Id, First = Ln.Global % L - Id; // its local id
+        if (Id & 1) {
+          cl_int R = 0;
+          for (size_t J = 0; J < Ln.Size; ++J)
+            if ((Id & 2) && (J & 3) == 3)
+              R += static_cast<cl_int>(First + J);
+            else if (!(Id & 2) && (J & 3) == 1)
+              R = std::max(R, static_cast<cl_int>(First + J));
+          W[0] = R;
+        } else {
+          W[0] = Count([&](size_t J) { return !(J & 1) && J <= Id; });
+        }
+        W[1] = W[2] = W[3] = W[4] = 0;
+        for (size_t Round = 0; Round < 3; ++Round)
+          if ((Id + Round) % 3 == 0)
+            W[1] += static_cast<cl_int>(Round + 1) *
+                    Count([&](size_t J) { return (J + Round) % 3 == 0; });
+          else
+            W[2] += Count(
+                [&](size_t J) { return (J + Round) % 3 != 0 && (J & 1); });
+        for (size_t Round = 0; Round < 4; ++Round)
+          if (!((Id ^ Round) & 1))
+            W[3] += Count([&](size_t J) { return !((J ^ Round) & 1); });
+        for (size_t Outer = 0; Outer < 2; ++Outer) {
+          W[4] += 100 * static_cast<cl_int>((Outer + 1) * Ln.Size);
+          for (size_t I = 0; I < (Id + Outer) % 3; ++I)
+            W[4] += Count([&](size_t J) { return (J + Outer) % 3 > I; });
+        }
+        W[5] = Id == 2 ? -5 : Count([](size_t J) { return J != 2; });
+      }
+      sched::expectEqual(Out, Want, "rounds");
+    }
+  }
+}
+
 TEST_CASE("6.15.19.5 (cl_khr_subgroup_ballot): ballots, their bit "
           "operations, the masks and the non-uniform broadcasts",
           "[subgroup][nonuniform]") {

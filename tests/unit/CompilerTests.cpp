@@ -941,11 +941,13 @@ kernel void bc(global float4 *p) {
 }
 
 TEST_CASE("cl_khr_subgroup_non_uniform_arithmetic (compiler/Barriers.cpp): "
-          "non-uniform calls run on fibers, each passing its site number and "
-          "the table of which sites can follow which",
+          "on fibers, non-uniform calls pass their site number and the table "
+          "of which sites can follow which",
           "[compiler]") {
-  // Sites in reverse post-order: the loop's exit block comes before its
-  // body, so the call after the loop is site 1 and the one in it site 2.
+  // Sites in reverse post-order: the if's call (0), the reconvergence
+  // point where the if's sides meet (1), the one at the loop's exit (2:
+  // the loop's exit block comes before its body), elect (3), the loop's
+  // call (4) (compiler/Reconvergence.cpp).
   const char *Src = R"(
 kernel void nu(global int *out) {
   uint l = get_sub_group_local_id();
@@ -958,24 +960,73 @@ kernel void nu(global int *out) {
 }
 )";
   std::string Log;
+  const char *Fibers = "-cl-std=CL3.0 -clcpu-force-fibers";
   std::unique_ptr<CompiledProgram> P;
-  REQUIRE(build(Src, "-cl-std=CL3.0", Log, P) == CL_SUCCESS);
+  REQUIRE(build(Src, Fibers, Log, P) == CL_SUCCESS);
   CHECK(P->Kernels.at(0).PerWorkItem);
-  CHECK(P->Kernels.at(0).Path.find("non-uniform sub-group function") !=
-        std::string::npos);
-  std::string IR = optimizedIR(Src, "-cl-std=CL3.0", Log);
+  std::string IR = optimizedIR(Src, Fibers, Log);
   INFO(Log);
   REQUIRE_FALSE(IR.empty());
-  // Site 0 (the if) reaches the other two; site 1 (elect, after the loop)
-  // none; site 2 (the loop) itself and site 1.
+  // Bit j of entry i: site j can follow site i in the same round of the
+  // loops around j. The if's call reaches all others; its reconvergence
+  // point all but the if's call; the loop's exit elect; elect none; the
+  // loop's call the loop's exit and elect, but not itself (that is the
+  // next round).
   std::smatch M;
   REQUIRE(std::regex_search(
       IR, M,
       std::regex(
-          R"(nonuniform.reach = private constant \[3 x i64\] \[i64 (\d+), i64 (\d+), i64 (\d+)\])")));
-  CHECK(M[1] == "6");
+          R"(nonuniform.reach = private constant \[5 x i64\] \[i64 (\d+), i64 (\d+), i64 (\d+), i64 (\d+), i64 (\d+)\])")));
+  CHECK(M[1] == "30");
+  CHECK(M[2] == "28");
+  CHECK(M[3] == "8");
+  CHECK(M[4] == "0");
+  CHECK(M[5] == "12");
+}
+
+TEST_CASE("cl_khr_subgroup_non_uniform_arithmetic (compiler/BarrierRegions.cpp "
+          "and emitRegionDriver): non-uniform calls take the barrier regions "
+          "with the table of which sync points can reach which",
+          "[compiler]") {
+  const char *Src = R"(
+kernel void nu(global int *out) {
+  uint l = get_sub_group_local_id();
+  int a = 0;
+  if (l & 1)
+    a = sub_group_non_uniform_reduce_add(1);
+  for (uint i = 0; i <= l % 3; ++i)
+    a += sub_group_non_uniform_reduce_add(1);
+  out[get_global_id(0)] = a + sub_group_elect() + sub_group_ballot(l & 1).x;
+}
+)";
+  std::string Log;
+  std::unique_ptr<CompiledProgram> P;
+  REQUIRE(build(Src, "-cl-std=CL3.0", Log, P) == CL_SUCCESS);
+  const KernelInfo &K = P->Kernels.at(0);
+  INFO(K.Path);
+  CHECK_FALSE(K.PerWorkItem);
+  CHECK(K.Path.rfind("barrier regions: 7 regions (0 barriers, 4 collectives, "
+                     "2 reconvergence points)",
+                     0) == 0);
+  std::string IR = optimizedIR(Src, "-cl-std=CL3.0", Log);
+  INFO(Log);
+  REQUIRE_FALSE(IR.empty());
+  // Entry s: the sync points (numbered from 1 in block order) that can
+  // reach sync point s in the same round of the loops around s: the if's
+  // call (1) none; the if's reconvergence point (2) the if's call; the
+  // loop's exit (3) those and the loop's call (4); the loop's call the
+  // first two; elect (5) the first four; the ballot (6) all five.
+  std::smatch M;
+  REQUIRE(std::regex_search(
+      IR, M,
+      std::regex(
+          R"(sync.reach = private (unnamed_addr )?constant \[7 x i64\] \[i64 0, i64 (\d+), i64 (\d+), i64 (\d+), i64 (\d+), i64 (\d+), i64 (\d+)\])")));
   CHECK(M[2] == "0");
-  CHECK(M[3] == "6");
+  CHECK(M[3] == "2");
+  CHECK(M[4] == "22");
+  CHECK(M[5] == "6");
+  CHECK(M[6] == "30");
+  CHECK(M[7] == "62");
 }
 
 TEST_CASE("5.8: a kernel's arguments are described from its metadata",
