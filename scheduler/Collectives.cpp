@@ -209,6 +209,21 @@ void collective(uint64_t *S, size_t N, uint32_t Kind, size_t BroadcastFrom,
   }
 }
 
+/// Scratch for N values on the stack when a sub-group is at most 64 wide
+/// (always, on the widths clcpu reports), else on the heap. (A thread_local
+/// buffer costs a __tls_get_addr call per use in a shared library: a quarter
+/// of a ballot kernel's time.)
+template <typename T> struct Buffer {
+  T Small[64];
+  std::vector<T> Large;
+  T *get(size_t N) {
+    if (N <= 64)
+      return Small;
+    Large.resize(N);
+    return Large.data();
+  }
+};
+
 /// sub_group_shuffle* and sub_group_[clustered_]rotate: work-item I gets
 /// the value of work-item Src(I) of its sub-group (\p A holds each one's
 /// index, mask or delta). An index outside the sub-group (undefined by the
@@ -216,10 +231,10 @@ void collective(uint64_t *S, size_t N, uint32_t Kind, size_t BroadcastFrom,
 void shuffle(uint64_t *S, const uint64_t *A, size_t N, uint32_t Op,
              size_t MaxSubGroup) {
   uint32_t Kind = (Op % CollSubGroup) / 16;
-  // The values before the shuffle (a buffer kept per thread: this runs once
-  // per sub-group per shuffle).
-  thread_local std::vector<uint64_t> In;
-  In.assign(S, S + N);
+  // The values before the shuffle.
+  Buffer<uint64_t> B;
+  uint64_t *In = B.get(N);
+  std::copy(S, S + N, In);
   // sub_group_rotate: the delta is an int; the remainder of a division by
   // the maximum sub-group size (or the cluster size) is not negative.
   size_t Cluster = MaxSubGroup ? MaxSubGroup : N;
@@ -293,39 +308,40 @@ void runNonUniform(uint64_t *S, const uint64_t *A, size_t N,
     // Shuffles and rotations read by sub-group local id (an inactive
     // source is undefined); only the active work-items take a result, the
     // others keep their values for the collective they wait at.
-    thread_local std::vector<uint64_t> Out;
-    Out.assign(S, S + N);
-    shuffle(Out.data(), A, N, Op, MaxSubGroup);
+    Buffer<uint64_t> B;
+    uint64_t *Out = B.get(N);
+    std::copy(S, S + N, Out);
+    shuffle(Out, A, N, Op, MaxSubGroup);
     for (size_t I = 0; I < N; ++I)
       if (Active[I])
         S[I] = Out[I];
     return;
   }
-  // The active work-items' values, in increasing sub-group local id (a
-  // buffer kept per thread: this runs once per sub-group and call).
-  thread_local std::vector<uint64_t> V;
-  thread_local std::vector<size_t> Ids;
-  V.clear();
-  Ids.clear();
+  // The active work-items' values, in increasing sub-group local id.
+  Buffer<uint64_t> VB;
+  Buffer<size_t> IdB;
+  uint64_t *V = VB.get(N);
+  size_t *Ids = IdB.get(N);
+  size_t Count = 0;
   uint64_t Ballot = 0;
   for (size_t I = 0; I < N; ++I)
     if (Active[I]) {
-      V.push_back(S[I]);
-      Ids.push_back(I);
+      V[Count] = S[I];
+      Ids[Count++] = I;
       // The predicate is an int: its low 32 bits.
       if (static_cast<uint32_t>(S[I]) != 0 && I < 64)
         Ballot |= uint64_t(1) << I;
     }
-  if (V.empty())
+  if (Count == 0)
     return;
   switch (Kind) {
   case CollElect:
-    for (size_t K = 0; K < Ids.size(); ++K)
+    for (size_t K = 0; K < Count; ++K)
       S[Ids[K]] = K == 0 ? 1 : 0;
     return;
   case CollBallot:
-    for (size_t I : Ids)
-      S[I] = Ballot;
+    for (size_t K = 0; K < Count; ++K)
+      S[Ids[K]] = Ballot;
     return;
   case CollBroadcast: {
     // sub_group_non_uniform_broadcast: the source must be active (else
@@ -333,13 +349,13 @@ void runNonUniform(uint64_t *S, const uint64_t *A, size_t N,
     // work-item's value.
     uint64_t From = A[Ids[0]];
     uint64_t Value = From < N ? S[From] : S[Ids[0]];
-    for (size_t I : Ids)
-      S[I] = Value;
+    for (size_t K = 0; K < Count; ++K)
+      S[Ids[K]] = Value;
     return;
   }
   default:
-    runCollective(V.data(), nullptr, V.size(), Op & ~CollClustered, 0);
-    for (size_t K = 0; K < Ids.size(); ++K)
+    runCollective(V, nullptr, Count, Op & ~CollClustered, 0);
+    for (size_t K = 0; K < Count; ++K)
       S[Ids[K]] = V[K];
     return;
   }
@@ -355,35 +371,48 @@ void groupCollective(const WorkGroupContext *Ctx, uint32_t Op, uint64_t *Values,
   size_t Enqueued = Ctx->EnqueuedLocalSize[0] * Ctx->EnqueuedLocalSize[1] *
                     Ctx->EnqueuedLocalSize[2];
   size_t MaxS = std::min(S, Enqueued);
-  thread_local std::vector<uint8_t> Active;
+  Buffer<uint8_t> AB;
+  uint32_t Kind = (Op % CollSubGroup) / 16;
   bool NonUniform = (Op & CollNonUniform) != 0;
+  if (NonUniform && Kind == CollReconverge)
+    return; // a meeting point only (compiler/Reconvergence.cpp)
   for (size_t Begin = 0; Begin < N; Begin += S) {
     size_t Count = std::min(S, N - Begin);
-    if (!States && NonUniform) {
-      // Every work-item of the group waits here: all are active.
-      Active.assign(Count, 1);
-      runNonUniform(Values + Begin, Args + Begin, Count, Active.data(), Op,
-                    MaxS);
-      continue;
-    }
+    uint64_t *V = Values + Begin;
     if (States) {
       // Work-items elsewhere keep their values (for their own collective):
-      // a sub-group split between two sync points (a shuffle in each
-      // branch of an if on the sub-group local id) computes each over the
-      // work-items there, as the fiber path does.
-      Active.assign(Count, 0);
+      // a non-uniform call's active set, or a sub-group split between two
+      // sync points (a shuffle in each branch of an if on the sub-group
+      // local id), computes each over the work-items there, as the fiber
+      // path does.
+      uint8_t *Active = AB.get(Count);
       size_t Here = 0;
       for (size_t J = 0; J < Count; ++J)
         Here += Active[J] = States[Begin + J] == Region;
       if (Here == 0)
         continue;
-      if (Here < Count || NonUniform) {
-        runNonUniform(Values + Begin, Args + Begin, Count, Active.data(),
-                      Op | CollNonUniform, MaxS);
+      if (Here < Count || (NonUniform && Kind == CollBroadcast)) {
+        runNonUniform(V, Args + Begin, Count, Active, Op | CollNonUniform,
+                      MaxS);
         continue;
       }
     }
-    runCollective(Values + Begin, Args + Begin, Count, Op, Args[Begin], MaxS);
+    // Every work-item of the sub-group is here (active).
+    if (NonUniform && Kind == CollElect) {
+      V[0] = 1;
+      std::fill(V + 1, V + Count, 0);
+    } else if (NonUniform && Kind == CollBallot) {
+      uint64_t Mask = 0;
+      for (size_t J = 0; J < Count && J < 64; ++J)
+        Mask |= uint64_t(static_cast<uint32_t>(V[J]) != 0) << J;
+      std::fill(V, V + Count, Mask);
+    } else if (NonUniform && Kind == CollBroadcast) {
+      uint8_t *Active = AB.get(Count);
+      std::fill(Active, Active + Count, 1);
+      runNonUniform(V, Args + Begin, Count, Active, Op, MaxS);
+    } else {
+      runCollective(V, Args + Begin, Count, Op, Args[Begin], MaxS);
+    }
   }
 }
 
