@@ -362,6 +362,27 @@ void scan_lookback(global const int *restrict in, global int *restrict out,
 }
 )CLC";
 
+// Stream compaction with sub-group ballots (cl_khr_subgroup_ballot,
+// OpenCL C 3.0 6.15.19.5): each sub-group counts its kept values, one
+// elected work-item reserves their places with one atomic, and each kept
+// value goes to its rank among them. Needs -cl-std=CL3.0.
+inline const char *const Compact = R"CLC(
+kernel void compact(global const int *in, global int *out,
+                    volatile global int *count) {
+  size_t g = get_global_id(0);
+  int v = in[g];
+  int keep = v & 1;
+  uint4 b = sub_group_ballot(keep);
+  uint rank = sub_group_ballot_exclusive_scan(b);
+  int base = 0;
+  if (sub_group_elect())
+    base = atomic_add(count, (int)sub_group_ballot_bit_count(b));
+  base = sub_group_broadcast(base, 0);
+  if (keep)
+    out[base + rank] = v;
+}
+)CLC";
+
 inline const char *const Math = R"CLC(
 kernel void math(global const float *restrict x, global float *restrict y) {
   size_t i = get_global_id(0);

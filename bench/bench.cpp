@@ -592,6 +592,65 @@ private:
   cl_kernel K = nullptr;
 };
 
+// Stream compaction with sub-group ballots (kernels::Compact): the odd
+// values of N ints, in any order of the sub-groups but in order within each.
+class CompactBench : public Bench {
+public:
+  /// \p Fibers: on clcpu, build with -clcpu-force-fibers.
+  CompactBench(Platform &P, int N, bool Fibers = false)
+      : Bench(P), N(N), Fibers(Fibers) {}
+  void setUp() override {
+    In.resize(N);
+    for (int I = 0; I < N; ++I)
+      In[I] = static_cast<int>((uint32_t(I) * 2654435761u) >> 7);
+    BIn = buffer(size_t(N) * 4, In.data());
+    BOut = buffer(size_t(N) * 4);
+    int Zero = 0;
+    BCount = buffer(4, &Zero);
+    std::string Options = "-cl-std=CL3.0";
+    if (Fibers && P.Name.find("clcpu") != std::string::npos) {
+      Options += " -clcpu-force-fibers";
+      Note = "clcpu forced onto fibers (-clcpu-force-fibers)";
+    }
+    K = kernel(program(kernels::Compact, Options), "compact");
+    args(K, BIn, BOut, BCount);
+  }
+  double run() override {
+    size_t G = size_t(N), L = 256;
+    int Zero = 0;
+    double T0 = nowSec();
+    check(clEnqueueFillBuffer(P.Queue, BCount, &Zero, 4, 0, 4, 0, nullptr,
+                              nullptr),
+          "clEnqueueFillBuffer");
+    launch(K, 1, &G, &L);
+    finish();
+    return nowSec() - T0;
+  }
+  std::string verify() override {
+    std::vector<int> Want;
+    for (int V : In)
+      if (V & 1)
+        Want.push_back(V);
+    std::vector<int> Count = read<int>(BCount, 1);
+    if (Count[0] != static_cast<int>(Want.size()))
+      return mismatch("count", 0, Count[0], static_cast<int>(Want.size()));
+    std::vector<int> Out = read<int>(BOut, Want.size());
+    std::sort(Out.begin(), Out.end());
+    std::sort(Want.begin(), Want.end());
+    for (size_t I = 0; I < Want.size(); ++I)
+      if (Out[I] != Want[I])
+        return mismatch("sorted out", I, Out[I], Want[I]);
+    return "";
+  }
+
+private:
+  int N;
+  bool Fibers;
+  std::vector<int> In;
+  cl_mem BIn = nullptr, BOut = nullptr, BCount = nullptr;
+  cl_kernel K = nullptr;
+};
+
 // Exclusive scan of N ints: three passes with work-group collectives (or,
 // without them, the local-memory group scan), three passes with the local
 // memory group scan, or one pass with decoupled look-back. Each work-item
@@ -1164,6 +1223,19 @@ std::vector<Spec> specs(const Sizes &S) {
                                                        S.BarrierIters, true);
                },
                256.0 * S.BarrierGroups * 2 * S.BarrierIters});
+  int CompactN = static_cast<int>(S.Stream / 4);
+  std::string CompactWhat = std::to_string(CompactN >> 10) +
+                            "K ints, odd ones kept: sub_group_ballot, "
+                            "elect, one atomic per sub-group";
+  V.push_back({"compact_ballot", "Gelem/s", CompactN / GB, 0, false,
+               CompactWhat, [=](Platform &P) -> B {
+                 return std::make_unique<CompactBench>(P, CompactN);
+               }});
+  V.push_back({"compact_fibers", "Gelem/s", CompactN / GB, 0, false,
+               "compact_ballot, clcpu on its fiber path",
+               [=](Platform &P) -> B {
+                 return std::make_unique<CompactBench>(P, CompactN, true);
+               }});
   double ScanGB = 8.0 * S.Scan / GB;
   std::string ScanN = std::to_string(S.Scan >> 20) + "M ints";
   if (S.Scan < (1 << 20))
