@@ -71,6 +71,19 @@ bool lowerWorkGroupSync(llvm::Function &Body);
 llvm::SmallVector<uint64_t, 8>
 siteReach(llvm::ArrayRef<const llvm::BasicBlock *> Sites);
 
+/// Barriers.cpp: an Itanium-mangled builtin's name and parameter codes
+/// ("_Z20work_group_reduce_addi" -> {"work_group_reduce_add", "i"}).
+std::optional<std::pair<llvm::StringRef, llvm::StringRef>>
+demangleBuiltin(llvm::StringRef Mangled);
+/// Barriers.cpp: the LLVM type of an Itanium-mangled scalar type code
+/// ('i' -> i32, 'f' -> float; null for the others, half included).
+llvm::Type *builtinScalarType(llvm::LLVMContext &C, char Code);
+
+/// VectorCollectives.cpp: sub_group_broadcast and
+/// sub_group_non_uniform_broadcast of vectors (cl_khr_subgroup_extended_types)
+/// as one scalar broadcast per component; true if it split one.
+bool splitVectorCollectives(llvm::Function &Body);
+
 /// The builtin compiler/Reconvergence.cpp calls at a reconvergence point
 /// (`int __clcpu_reconverge(int)`, a CollReconverge collective).
 inline constexpr const char ReconvergeName[] = "__clcpu_reconverge";

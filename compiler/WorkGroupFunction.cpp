@@ -921,6 +921,9 @@ bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,
     // a work-item waiting for another (a spin loop on an atomic), or a shape
     // the regions do not handle, one fiber per work-item (Barriers.cpp).
     replaceWorkItemCalls(*Body);
+    // Vector broadcasts as scalar ones: the collectives compute on 64 bits,
+    // and both paths then take them.
+    splitVectorCollectives(*Body);
     // Where the work-items of a sub-group meet again after a divergent
     // branch to a non-uniform sub-group function: both paths below release
     // those calls by it.

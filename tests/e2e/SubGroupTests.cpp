@@ -820,7 +820,7 @@ kernel void e(global const T *in, global T *out) {
 }
 
 TEST_CASE("6.15.19: sub_group_broadcast of vectors (cl_khr_subgroup_"
-          "extended_types)",
+          "extended_types), one scalar broadcast per component on both paths",
           "[subgroup]") {
   Env E;
   const size_t S = subGroupWidth(E.D);
@@ -838,28 +838,29 @@ kernel void vb(global const T *in, global T *out) {
       {"char2", 2},   {"uchar3", 4},   {"short4", 8},    {"ushort8", 16},
       {"int3", 16},   {"uint16", 64},  {"long2", 16},    {"ulong4", 32},
       {"float8", 32}, {"double3", 32}, {"double16", 128}};
-  for (auto [Type, Bytes] : Types) {
-    INFO(Type);
-    std::string Opt = std::string("-cl-std=CL3.0 -DT=") + Type;
-    cl_kernel K = E.kernel(Src, "vb", Opt.c_str());
-    size_t L = S + 3, G = 2 * L;
-    std::vector<unsigned char> In(G * Bytes);
-    for (size_t I = 0; I < In.size(); ++I)
-      In[I] = static_cast<unsigned char>(I * 13 + 1);
-    cl_mem A = E.buffer(In),
-           O = E.buffer(std::vector<unsigned char>(G * Bytes));
-    E.arg(K, 0, A);
-    E.arg(K, 1, O);
-    REQUIRE(E.run(K, 1, &G, &L) == CL_SUCCESS);
-    std::vector<unsigned char> Out = E.read<unsigned char>(O, G * Bytes);
-    size_t Bad = 0;
-    bool Three = std::strchr(Type, '3') != nullptr;
-    size_t Used = Three ? Bytes / 4 * 3 : Bytes; // padding is undefined
-    for (size_t I = 0; I < G; ++I) {
-      size_t First = I / L * L + I % L / S * S;
-      for (size_t B = 0; B < Used; ++B)
-        Bad += Out[I * Bytes + B] != In[(First + 1) * Bytes + B];
+  for (const char *Path : {"", " -clcpu-force-fibers"})
+    for (auto [Type, Bytes] : Types) {
+      INFO(Type << Path);
+      std::string Opt = std::string("-cl-std=CL3.0 -DT=") + Type + Path;
+      cl_kernel K = E.kernel(Src, "vb", Opt.c_str());
+      size_t L = S + 3, G = 2 * L;
+      std::vector<unsigned char> In(G * Bytes);
+      for (size_t I = 0; I < In.size(); ++I)
+        In[I] = static_cast<unsigned char>(I * 13 + 1);
+      cl_mem A = E.buffer(In),
+             O = E.buffer(std::vector<unsigned char>(G * Bytes));
+      E.arg(K, 0, A);
+      E.arg(K, 1, O);
+      REQUIRE(E.run(K, 1, &G, &L) == CL_SUCCESS);
+      std::vector<unsigned char> Out = E.read<unsigned char>(O, G * Bytes);
+      size_t Bad = 0;
+      bool Three = std::strchr(Type, '3') != nullptr;
+      size_t Used = Three ? Bytes / 4 * 3 : Bytes; // padding is undefined
+      for (size_t I = 0; I < G; ++I) {
+        size_t First = I / L * L + I % L / S * S;
+        for (size_t B = 0; B < Used; ++B)
+          Bad += Out[I * Bytes + B] != In[(First + 1) * Bytes + B];
+      }
+      CHECK(Bad == 0);
     }
-    CHECK(Bad == 0);
-  }
 }
