@@ -287,9 +287,11 @@ std::optional<SyncCall> classifySyncCall(const CallInst &CI) {
   if (!Typed && !Params.empty())
     if (std::optional<uint32_t> T = collectiveType(Params[0]))
       Type = *T, Typed = true;
-  // A vector operand (sub_group_broadcast of a float4) or a type without a
-  // CollectiveType (half): only the fiber path takes these. The one vector
-  // result the 64 bits carry is sub_group_ballot's uint4 mask.
+  // A vector operand splitVectorCollectives left (one the ABI returns
+  // through memory) or a type without a CollectiveType (half): the regions
+  // leave these to the fiber path, which reports them as unsupported
+  // builtins. The one vector result the 64 bits carry is sub_group_ballot's
+  // uint4 mask.
   auto *VT = dyn_cast<FixedVectorType>(CI.getType());
   bool BallotMask = KindOnly == CollBallot && VT && VT->getNumElements() == 4 &&
                     VT->getElementType()->isIntegerTy(32);

@@ -95,8 +95,9 @@ inline constexpr const char ReconvergeName[] = "__clcpu_reconverge";
 struct SyncCall {
   enum KindT { Barrier, SubGroupBarrier, Collective } Kind = Barrier;
   uint32_t Op = 0;
-  /// False for a collective of a vector or half operand: only the fiber
-  /// path (lowerWorkGroupSync) takes those.
+  /// False for a collective of a vector (one splitVectorCollectives left:
+  /// returned through memory) or half operand: the regions leave it to the
+  /// fiber path (lowerWorkGroupSync), which reports it unsupported.
   bool Scalar = true;
   /// Computed over the work-items that reach the call together (the
   /// non-uniform functions, shuffles and rotations): the fibers release it
