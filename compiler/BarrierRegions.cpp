@@ -69,8 +69,6 @@
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
-#include <llvm/Passes/PassBuilder.h>
-#include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/SSAUpdater.h>
@@ -413,14 +411,7 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
 
   // Private variables to SSA values first: what is live across a sync point
   // is then mostly registers, and what stays in memory is a real array.
-  {
-    PassBuilder PB;
-    FunctionAnalysisManager FAM;
-    PB.registerFunctionAnalyses(FAM);
-    FunctionPassManager FPM;
-    FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
-    FPM.run(Body, FAM);
-  }
+  promotePrivates(Body);
 
   // <K>.regions: Body with the region to start and where to store the
   // state as last parameters, returning the sync point it stopped at (0:

@@ -16,10 +16,21 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/Scalar/SROA.h>
 
 using namespace llvm;
 
 namespace clcpu::compiler {
+
+void promotePrivates(Function &F) {
+  PassBuilder PB;
+  FunctionAnalysisManager FAM;
+  PB.registerFunctionAnalyses(FAM);
+  FunctionPassManager FPM;
+  FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+  FPM.run(F, FAM);
+}
 
 /// The values of \p R that are the same for every work-item of a group when
 /// computed (uniform): a fixpoint that starts from "all uniform" and marks

@@ -107,6 +107,11 @@ struct SyncCall {
 /// Null if \p CI calls no synchronizing builtin.
 std::optional<SyncCall> classifySyncCall(const llvm::CallInst &CI);
 
+/// Divergence.cpp: \p F's private variables to SSA values where it can
+/// (SROA), before the analysis below, which takes every load from a
+/// private variable as divergent.
+void promotePrivates(llvm::Function &F);
+
 /// Divergence.cpp: the values of \p F that are the same for every
 /// work-item of a group when computed; \p LocalIds are F's local id
 /// arguments.

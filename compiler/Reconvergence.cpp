@@ -44,8 +44,6 @@
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
-#include <llvm/Passes/PassBuilder.h>
-#include <llvm/Transforms/Scalar/SROA.h>
 
 using namespace llvm;
 
@@ -103,14 +101,7 @@ bool insertReconvergencePoints(Function &Body) {
 
   // Private variables to SSA values first: the divergence analysis takes
   // every load from an alloca as divergent.
-  {
-    PassBuilder PB;
-    FunctionAnalysisManager FAM;
-    PB.registerFunctionAnalyses(FAM);
-    FunctionPassManager FPM;
-    FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
-    FPM.run(Body, FAM);
-  }
+  promotePrivates(Body);
   unsigned NA = Body.arg_size();
   Value *Lid[3] = {Body.getArg(NA - 3), Body.getArg(NA - 2),
                    Body.getArg(NA - 1)};
