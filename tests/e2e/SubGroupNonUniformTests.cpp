@@ -287,7 +287,8 @@ kernel void div(global int *out) {
 }
 
 TEST_CASE("6.15.19.3-5: active sets per round: both sides of an if in a "
-          "loop, continue, nested loops, barriers between and an early return",
+          "loop, continue, nested loops, barriers between and around, an "
+          "early return",
           "[subgroup][nonuniform]") {
   // The active set of a non-uniform call is the work-items of the sub-group
   // that reach it in the same round of every loop around it: the set a SIMD
@@ -330,7 +331,16 @@ kernel void rounds(global int *out, local int *tmp) {
     for (uint i = 0; i < (l + o) % 3; ++i)
       r4 += sub_group_non_uniform_reduce_add(1);
   }
-  global int *p = out + g * 6;
+  int r6 = 0;
+  for (int k = 0; k < 3; ++k) {
+    tmp[lid] = k + (int)lid;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l & 1)
+      r6 += sub_group_non_uniform_reduce_add(tmp[lid]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  global int *p = out + g * 7;
+  p[6] = r6;
   p[0] = r0;
   p[1] = r1;
   p[2] = r2;
@@ -348,14 +358,14 @@ kernel void rounds(global int *out, local int *tmp) {
     for (size_t L : {S + 3, size_t(1), 2 * S + 1, 3 * S}) {
       INFO(Opt << " local " << L);
       size_t G = 3 * L + L / 2; // the last work-group is smaller
-      cl_mem O = E.buffer(std::vector<cl_int>(G * 6, 77));
+      cl_mem O = E.buffer(std::vector<cl_int>(G * 7, 77));
       E.arg(K, 0, O);
       E.localArg(K, 1, L * sizeof(cl_int));
       REQUIRE(E.run(K, 1, &G, &L) == CL_SUCCESS);
-      std::vector<cl_int> Out = E.read<cl_int>(O, G * 6);
-      std::vector<cl_int> Want(G * 6);
+      std::vector<cl_int> Out = E.read<cl_int>(O, G * 7);
+      std::vector<cl_int> Want(G * 7);
       for (const Lane &Ln : lanesOf(G, L, S)) {
-        cl_int *W = &Want[Ln.Global * 6];
+        cl_int *W = &Want[Ln.Global * 7];
         // The sub-group's lanes J that satisfy P.
         auto Count = [&](auto P) {
           cl_int N = 0;
@@ -392,6 +402,12 @@ kernel void rounds(global int *out, local int *tmp) {
             W[4] += Count([&](size_t J) { return (J + Outer) % 3 > I; });
         }
         W[5] = Id == 2 ? -5 : Count([](size_t J) { return J != 2; });
+        // Rounds of a uniform loop with barriers: the odd lanes' values.
+        W[6] = 0;
+        if (Id & 1)
+          for (size_t Round = 0; Round < 3; ++Round)
+            for (size_t J = 1; J < Ln.Size; J += 2)
+              W[6] += static_cast<cl_int>(Round + First + J);
       }
       sched::expectEqual(Out, Want, "rounds");
     }
