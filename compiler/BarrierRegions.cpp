@@ -273,11 +273,7 @@ bool exitIsUniform(BasicBlock *Start, const DenseSet<const Value *> &Uniform,
     }
   }
   auto IsUniform = [&](const Value *V) {
-    if (isa<Constant>(V))
-      return true;
-    if (isa<Argument>(V))
-      return !is_contained(LocalIds, V);
-    return Uniform.count(V) != 0;
+    return isUniform(V, Uniform, LocalIds);
   };
   for (const BasicBlock *BB : In) {
     const Instruction *T = BB->getTerminator();

@@ -13,6 +13,7 @@
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/PostDominators.h>
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -122,6 +123,15 @@ DenseSet<const Value *> uniformValues(Function &R, ArrayRef<Value *> LocalIds) {
     if (!Div(&I) && !I.getType()->isVoidTy())
       Uniform.insert(&I);
   return Uniform;
+}
+
+bool isUniform(const Value *V, const DenseSet<const Value *> &Uniform,
+               ArrayRef<Value *> LocalIds) {
+  if (isa<Constant>(V))
+    return true;
+  if (isa<Argument>(V))
+    return !is_contained(LocalIds, V);
+  return Uniform.count(V) != 0;
 }
 
 } // namespace clcpu::compiler

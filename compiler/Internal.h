@@ -118,6 +118,13 @@ void promotePrivates(llvm::Function &F);
 llvm::DenseSet<const llvm::Value *>
 uniformValues(llvm::Function &F, llvm::ArrayRef<llvm::Value *> LocalIds);
 
+/// Divergence.cpp: whether \p V is the same in every work-item of a group:
+/// a constant, an argument other than the local ids, or in \p Uniform
+/// (uniformValues).
+bool isUniform(const llvm::Value *V,
+               const llvm::DenseSet<const llvm::Value *> &Uniform,
+               llvm::ArrayRef<llvm::Value *> LocalIds);
+
 /// Reconvergence.cpp: after each branch that is not uniform and leads to
 /// a sub-group function computed per call site (non-uniform, shuffle,
 /// rotate), a reconvergence point where the sub-group's work-items meet

@@ -106,13 +106,7 @@ bool insertReconvergencePoints(Function &Body) {
   Value *Lid[3] = {Body.getArg(NA - 3), Body.getArg(NA - 2),
                    Body.getArg(NA - 1)};
   DenseSet<const Value *> Uniform = uniformValues(Body, Lid);
-  auto IsUniform = [&](const Value *V) {
-    if (isa<Constant>(V))
-      return true;
-    if (isa<Argument>(V))
-      return !is_contained(Lid, V);
-    return Uniform.count(V) != 0;
-  };
+  auto IsUniform = [&](const Value *V) { return isUniform(V, Uniform, Lid); };
 
   PostDominatorTree PDT(Body);
   SetVector<BasicBlock *> Joins;
