@@ -116,6 +116,17 @@ const std::string &hostCpuFeatures() {
   return F;
 }
 
+unsigned hostSubGroupSize() {
+  static const unsigned N = [] {
+    const std::vector<std::string> &F = hostTargetFeatures();
+    auto Has = [&](const char *X) {
+      return std::find(F.begin(), F.end(), X) != F.end();
+    };
+    return Has("+avx512f") ? 16u : Has("+avx") ? 8u : 4u;
+  }();
+  return N;
+}
+
 std::string writeBinary(const BinaryContents &C,
                         const std::string &DriverVersion) {
   Writer W;

@@ -57,6 +57,13 @@ const std::vector<std::string> &hostTargetFeatures();
 /// hostTargetFeatures() sorted and joined with commas (as recorded in
 /// binaries and in the cache key).
 const std::string &hostCpuFeatures();
+/// The sub-group size (cl_khr_subgroups) kernels are compiled for: the
+/// 32-bit lanes of one vector register of hostTargetFeatures() (16 with
+/// AVX-512F, 8 with AVX, 4 otherwise), the width the work-item loops
+/// vectorize to. The compiler folds it into the sub-group queries and the
+/// runtime reports and schedules it (runtime/Topology.h, subGroupSize), so
+/// both read it here.
+unsigned hostSubGroupSize();
 
 /// FNV-1a 64 of \p Size bytes, continuing from \p Seed.
 uint64_t fnv1a(const void *Data, size_t Size,

@@ -47,7 +47,9 @@ struct WorkGroupContext {
   /// The device's sub-group size (cl_khr_subgroups): the 32-bit SIMD width
   /// of the host CPU. Sub-group i of a work-group holds the work-items of
   /// linear local ids [i * SubGroupSize, (i + 1) * SubGroupSize); the last
-  /// one may be partial. Set on both paths.
+  /// one may be partial. Set on both paths, for the scheduler's collectives
+  /// and sub-group barriers; compiled kernels use the constant it always
+  /// equals (compiler::hostSubGroupSize).
   size_t SubGroupSize;
   /// Work-item path: sub_group_barrier() calls this; it returns once every
   /// work-item of the caller's sub-group reached a sub-group barrier (the

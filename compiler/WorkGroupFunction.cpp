@@ -10,6 +10,7 @@
 // loop induction variables and Ctx. The O3 pipeline then vectorizes the
 // x-loop for the host CPU.
 
+#include "compiler/Binary.h"
 #include "compiler/Internal.h"
 
 #include <llvm/ADT/SmallVector.h>
@@ -52,7 +53,6 @@ enum : unsigned {
   WWorkDim = 15,
   WLocalMem = 16,
   WEnqueuedLocalSize = 17,
-  WSubGroupSize = 26,
   WLocalEnd = 29,
   WPrivateLo = 30,
   WPrivateHi = 31,
@@ -131,8 +131,10 @@ void lowerMathBuiltins(Module &M) {
 
 /// get_sub_group_size() and the other sub-group queries (cl_khr_subgroups):
 /// sub-group i holds linear local ids [i * S, (i + 1) * S), S the device's
-/// sub-group size (WorkGroupContext::SubGroupSize); the last one may be
-/// partial. Null for other names.
+/// sub-group size, a constant (hostSubGroupSize(), what the runtime puts in
+/// WorkGroupContext::SubGroupSize): the local id and the sub-group id are a
+/// mask and a shift, not a division per work-item; the last sub-group may
+/// be partial. Null for other names.
 Value *subGroupQuery(IRBuilder<> &B, StringRef Name,
                      function_ref<Value *(unsigned)> Word, Value *Lid[3]) {
   auto Linear = [&] {
@@ -151,19 +153,19 @@ Value *subGroupQuery(IRBuilder<> &B, StringRef Name,
   auto Min = [&](Value *A, Value *C) {
     return B.CreateSelect(B.CreateICmpULT(A, C), A, C);
   };
+  Value *S = B.getInt64(hostSubGroupSize());
   if (Name == "get_sub_group_local_id")
-    return B.CreateURem(Linear(), Word(WSubGroupSize));
+    return B.CreateURem(Linear(), S);
   if (Name == "get_sub_group_id")
-    return B.CreateUDiv(Linear(), Word(WSubGroupSize));
+    return B.CreateUDiv(Linear(), S);
   if (Name == "get_num_sub_groups")
-    return CeilDiv(Total(WLocalSize), Word(WSubGroupSize));
+    return CeilDiv(Total(WLocalSize), S);
   if (Name == "get_enqueued_num_sub_groups")
-    return CeilDiv(Total(WEnqueuedLocalSize), Word(WSubGroupSize));
+    return CeilDiv(Total(WEnqueuedLocalSize), S);
   if (Name == "get_max_sub_group_size")
     // Invariant for the dispatch: the sub-groups of a full-size group.
-    return Min(Total(WEnqueuedLocalSize), Word(WSubGroupSize));
+    return Min(Total(WEnqueuedLocalSize), S);
   if (Name == "get_sub_group_size") {
-    Value *S = Word(WSubGroupSize);
     Value *First = B.CreateMul(B.CreateUDiv(Linear(), S), S);
     return Min(B.CreateSub(Total(WLocalSize), First), S);
   }

@@ -1,5 +1,6 @@
 #include "runtime/Topology.h"
 #include "runtime/Error.h"
+#include "compiler/Binary.h"
 
 #include <hwloc.h>
 
@@ -184,10 +185,7 @@ unsigned vectorBytes(VectorIsa Isa) {
   }
 }
 
-unsigned subGroupSize() {
-  static const unsigned N = vectorBytes(hostVectorIsa()) / 4;
-  return N;
-}
+unsigned subGroupSize() { return compiler::hostSubGroupSize(); }
 
 const char *isaName(VectorIsa Isa) {
   switch (Isa) {

@@ -56,7 +56,8 @@ VectorIsa hostVectorIsa();
 unsigned vectorBytes(VectorIsa Isa);
 const char *isaName(VectorIsa Isa);
 /// The sub-group size (cl_khr_subgroups): 32-bit lanes of the host's SIMD
-/// registers (16 with AVX-512, 8 with AVX/AVX2, 4 with SSE).
+/// registers (16 with AVX-512, 8 with AVX/AVX2, 4 with SSE), as the
+/// compiler folds it into the kernels (compiler::hostSubGroupSize).
 unsigned subGroupSize();
 
 } // namespace clcpu

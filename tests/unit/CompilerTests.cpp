@@ -628,6 +628,33 @@ TEST_CASE("5.9.3 (compiler/WorkGroupFunction.cpp): dimensions that "
   }
 }
 
+TEST_CASE("cl_khr_subgroups (compiler/WorkGroupFunction.cpp, "
+          "subGroupQuery): the sub-group size is a constant, so the "
+          "sub-group local id and id are a mask and a shift, not a division "
+          "by WorkGroupContext::SubGroupSize",
+          "[compiler]") {
+  const char *Src = R"(
+kernel void ids(global uint *out) {
+  size_t g = get_global_id(0);
+  out[2 * g] = get_sub_group_local_id();
+  out[2 * g + 1] = get_sub_group_id();
+}
+)";
+  std::string Log;
+  std::string IR = optimizedIR(Src, "", Log);
+  INFO(Log);
+  REQUIRE_FALSE(IR.empty());
+  std::string WG = functionText(IR, "wg_ids");
+  REQUIRE_FALSE(WG.empty());
+  INFO(WG);
+  unsigned S = clcpu::compiler::hostSubGroupSize();
+  REQUIRE((S == 4 || S == 8 || S == 16));
+  CHECK_FALSE(has(WG, "udiv"));
+  CHECK_FALSE(has(WG, "urem"));
+  // WorkGroupContext::SubGroupSize is word 26: byte 208 of the context.
+  CHECK_FALSE(has(WG, "getelementptr inbounds i8, ptr %1, i64 208"));
+}
+
 TEST_CASE("6.13.8 (barrier fast path, compiler/LoopSyncPoints.cpp): a "
           "grid-stride loop in a barrier kernel runs one vectorized region "
           "per iteration; other loops stay whole",
