@@ -379,10 +379,44 @@ Function *emitCollectiveStep(Module &M, const std::string &Name,
     };
     for (const SlotCopy &Cp : Own)
       CB.CreateMemCpy(At(Cp.To), Align(1), At(Cp.From), Align(1), Cp.Bytes);
-    if (Collective)
-      CB.CreateCall(FT, ctxWord(CB, Ctx, WGroupCollective, Ptr),
-                    {Ctx, CB.getInt32(S.What.Op), At(ValueOffset),
-                     At(IndexOffset), N, States, Region});
+    uint32_t Op = S.What.Op;
+    auto Runtime = [&](IRBuilder<> &RB, Value *From, Value *Count,
+                       Value *StatesArg) {
+      auto Slots = [&](uint64_t Offset) {
+        return RB.CreateInBoundsGEP(
+            I64, RB.CreateInBoundsGEP(RB.getInt8Ty(), Scratch,
+                                      RB.CreateMul(N, RB.getInt64(Offset))),
+            From);
+      };
+      RB.CreateCall(FT, ctxWord(RB, Ctx, WGroupCollective, Ptr),
+                    {Ctx, RB.getInt32(Op), Slots(ValueOffset),
+                     Slots(IndexOffset), Count, StatesArg, Region});
+    };
+    if (Collective && (Op % CollSubGroup) / 16 == CollReconverge &&
+        (Op & CollSubGroup)) {
+      // A reconvergence point computes nothing.
+    } else if (Collective && inlineSubGroupOp(Op)) {
+      // Every work-item here (no state slots passed): the sub-groups'
+      // vectors in the kernel's code, a partial last one by the runtime;
+      // else the runtime over the work-items at this sync point.
+      Value *Values = At(ValueOffset), *Args = At(IndexOffset);
+      BasicBlock *Here = BasicBlock::Create(C, "step.inline", F, Done);
+      BasicBlock *Some = BasicBlock::Create(C, "step.runtime", F, Done);
+      CB.CreateCondBr(CB.CreateIsNull(States), Here, Some);
+      IRBuilder<> IB(Here);
+      Value *Full = emitInlineSubGroupOp(IB, Op, Values, Args, N);
+      BasicBlock *Tail = BasicBlock::Create(C, "step.tail", F, Done);
+      IB.CreateCondBr(IB.CreateICmpULT(Full, N), Tail, Done);
+      IRBuilder<> TB(Tail);
+      Runtime(TB, Full, TB.CreateSub(N, Full), States);
+      TB.CreateBr(Done);
+      IRBuilder<> RB(Some);
+      Runtime(RB, RB.getInt64(0), N, States);
+      RB.CreateBr(Done);
+      continue;
+    } else if (Collective) {
+      Runtime(CB, CB.getInt64(0), N, States);
+    }
     CB.CreateBr(Done);
   }
   return F;

@@ -655,6 +655,38 @@ kernel void ids(global uint *out) {
   CHECK_FALSE(has(WG, "getelementptr inbounds i8, ptr %1, i64 208"));
 }
 
+TEST_CASE("cl_khr_subgroups, cl_khr_subgroup_ballot "
+          "(compiler/InlineCollectives.cpp): with every work-item at a "
+          "sub-group collective, the collective step computes it as one "
+          "vector per sub-group; a shuffle and a partial sub-group stay "
+          "with the runtime",
+          "[compiler]") {
+  const char *Src = R"(
+kernel void sg(global int *out, global const int *in) {
+  size_t g = get_global_id(0);
+  int v = in[g];
+  int r = sub_group_reduce_add(v);
+  uint4 b = sub_group_ballot(v > 0);
+  out[g] = r + (int)b.x + sub_group_shuffle(v, 1);
+}
+)";
+  std::string Log;
+  std::string IR = optimizedIR(Src, "-cl-std=CL3.0", Log);
+  INFO(Log);
+  REQUIRE_FALSE(IR.empty());
+  std::string Step = functionText(IR, "sg.collective");
+  REQUIRE_FALSE(Step.empty());
+  INFO(Step);
+  std::string Vec =
+      "<" + std::to_string(clcpu::compiler::hostSubGroupSize()) + " x i64>";
+  // The reduction's and the ballot's sub-groups: vector loads and stores.
+  CHECK(clcpu::test::count(Step, "load " + Vec) >= 2);
+  CHECK(clcpu::test::count(Step, "store " + Vec) >= 2);
+  // WorkGroupContext::GroupCollective (word 33, byte 264): still called for
+  // the shuffle, the partial last sub-group and diverged work-items.
+  CHECK(has(Step, "getelementptr inbounds i8, ptr %0, i64 264"));
+}
+
 TEST_CASE("6.13.8 (barrier fast path, compiler/LoopSyncPoints.cpp): a "
           "grid-stride loop in a barrier kernel runs one vectorized region "
           "per iteration; other loops stay whole",

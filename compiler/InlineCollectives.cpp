@@ -1,0 +1,331 @@
+//===- compiler/InlineCollectives.cpp - sub-group collectives as vectors --===//
+//
+// On the barrier regions a sub-group collective is a sync point: the region
+// loop before it stores each work-item's operand in its 64-bit value slot,
+// the collective is computed over those slots, and the region loop after it
+// reads each work-item's result (compiler/BarrierRegions.cpp). When every
+// work-item of the group stopped there (the driver's uniform path), this
+// emits that computation into the kernel's own code: per sub-group of S
+// work-items (S = hostSubGroupSize(), a constant), one vector of S slots is
+// loaded, combined across its lanes and stored. The runtime's generic pass
+// (scheduler/Collectives.cpp, groupCollective) chose the operation per
+// sub-group and walked 64-bit values one at a time: about 45 cycles per
+// sub-group and collective, most of a stream compaction's time.
+//
+// The results are bit for bit the runtime's: integer operations are
+// associative, so the scans combine lanes in log2(S) shift steps;
+// floating-point sums, products, minima and maxima combine the lanes one
+// after the other in increasing sub-group local id, as the runtime does.
+// A partial last sub-group, and the operations not listed in
+// inlineSubGroupOp (shuffles, rotations, clustered reductions, logical
+// operations on floating-point types), stay with the runtime.
+
+#include "compiler/Binary.h"
+#include "compiler/Internal.h"
+#include "compiler/WorkGroupContext.h"
+
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Intrinsics.h>
+
+using namespace llvm;
+
+namespace clcpu::compiler {
+
+namespace {
+
+enum class Combine { Add, Min, Max, Mul, And, Or, Xor, LAnd, LOr, LXor };
+enum class Mode { Reduce, Inclusive, Exclusive };
+
+/// The combining operation and mode of an arithmetic kind (as
+/// scheduler/Collectives.cpp reads them); false for the others.
+bool arithmetic(uint32_t Kind, Combine &C, Mode &M) {
+  if (Kind >= CollReduceAdd && Kind <= CollScanExclusiveMax) {
+    static const Combine Basic[] = {Combine::Add, Combine::Min, Combine::Max};
+    C = Basic[(Kind - CollReduceAdd) % 3];
+    M = Mode((Kind - CollReduceAdd) / 3);
+    return true;
+  }
+  if (Kind >= CollReduceMul && Kind <= CollScanExclusiveLogicalXor) {
+    static const Combine Extra[] = {Combine::Mul, Combine::And,  Combine::Or,
+                                    Combine::Xor, Combine::LAnd, Combine::LOr,
+                                    Combine::LXor};
+    C = Extra[(Kind - CollReduceMul) % 7];
+    M = Mode((Kind - CollReduceMul) / 7);
+    return true;
+  }
+  return false;
+}
+
+struct ElementType {
+  Type *Ty = nullptr; // i8 ... i64, float, double
+  bool Signed = false;
+};
+
+ElementType elementType(LLVMContext &C, uint32_t Op) {
+  switch (Op % 16) {
+  case CollInt:
+    return {Type::getInt32Ty(C), true};
+  case CollUInt:
+    return {Type::getInt32Ty(C), false};
+  case CollLong:
+    return {Type::getInt64Ty(C), true};
+  case CollULong:
+    return {Type::getInt64Ty(C), false};
+  case CollFloat:
+    return {Type::getFloatTy(C), false};
+  case CollDouble:
+    return {Type::getDoubleTy(C), false};
+  case CollChar:
+    return {Type::getInt8Ty(C), true};
+  case CollUChar:
+    return {Type::getInt8Ty(C), false};
+  case CollShort:
+    return {Type::getInt16Ty(C), true};
+  case CollUShort:
+    return {Type::getInt16Ty(C), false};
+  }
+  return {};
+}
+
+/// The identity of \p C on \p E (scheduler/Collectives.cpp, identity()).
+Constant *identity(Combine C, ElementType E) {
+  Type *T = E.Ty;
+  if (T->isFloatingPointTy()) {
+    const fltSemantics &Sem = T->getFltSemantics();
+    switch (C) {
+    case Combine::Min:
+      return ConstantFP::getInfinity(T, false);
+    case Combine::Max:
+      return ConstantFP::getInfinity(T, true);
+    case Combine::Mul:
+      return ConstantFP::get(T, APFloat::getOne(Sem));
+    default:
+      return ConstantFP::get(T, APFloat::getZero(Sem));
+    }
+  }
+  unsigned Bits = T->getIntegerBitWidth();
+  switch (C) {
+  case Combine::Min:
+    return ConstantInt::get(T, E.Signed ? APInt::getSignedMaxValue(Bits)
+                                        : APInt::getMaxValue(Bits));
+  case Combine::Max:
+    return ConstantInt::get(T, E.Signed ? APInt::getSignedMinValue(Bits)
+                                        : APInt::getMinValue(Bits));
+  case Combine::Mul:
+  case Combine::LAnd:
+    return ConstantInt::get(T, 1);
+  case Combine::And:
+    return Constant::getAllOnesValue(T);
+  default:
+    return Constant::getNullValue(T);
+  }
+}
+
+/// combine(A, B) on scalars or vectors of \p E. Floating-point min and max
+/// as the runtime's `B < A ? B : A` and `A < B ? B : A`; logical
+/// operations on operands already 0 or 1.
+Value *combine(IRBuilder<> &B, Combine C, ElementType E, Value *X, Value *Y) {
+  if (E.Ty->isFloatingPointTy()) {
+    switch (C) {
+    case Combine::Add:
+      return B.CreateFAdd(X, Y);
+    case Combine::Mul:
+      return B.CreateFMul(X, Y);
+    case Combine::Min:
+      return B.CreateSelect(B.CreateFCmpOLT(Y, X), Y, X);
+    default: // Max
+      return B.CreateSelect(B.CreateFCmpOLT(X, Y), Y, X);
+    }
+  }
+  switch (C) {
+  case Combine::Add:
+    return B.CreateAdd(X, Y);
+  case Combine::Mul:
+    return B.CreateMul(X, Y);
+  case Combine::Min:
+    return B.CreateBinaryIntrinsic(E.Signed ? Intrinsic::smin : Intrinsic::umin,
+                                   X, Y);
+  case Combine::Max:
+    return B.CreateBinaryIntrinsic(E.Signed ? Intrinsic::smax : Intrinsic::umax,
+                                   X, Y);
+  case Combine::And:
+  case Combine::LAnd:
+    return B.CreateAnd(X, Y);
+  case Combine::Or:
+  case Combine::LOr:
+    return B.CreateOr(X, Y);
+  default: // Xor, LXor
+    return B.CreateXor(X, Y);
+  }
+}
+
+/// \p V's lanes moved up by \p K, lanes below K the identity \p Id.
+Value *shiftUp(IRBuilder<> &B, Value *V, unsigned K, Constant *Id,
+               unsigned S) {
+  SmallVector<int, 16> Mask;
+  for (unsigned I = 0; I < S; ++I)
+    Mask.push_back(I >= K ? int(I - K) : int(S + I));
+  return B.CreateShuffleVector(V, ConstantVector::getSplat(
+                                      ElementCount::getFixed(S), Id),
+                               Mask);
+}
+
+/// The reduction or scan of the \p S lanes of \p V.
+Value *arithmeticLanes(IRBuilder<> &B, Combine C, Mode M, ElementType E,
+                       Value *V, unsigned S) {
+  Constant *Id = identity(C, E);
+  if (C == Combine::LAnd || C == Combine::LOr || C == Combine::LXor)
+    V = B.CreateZExt(B.CreateICmpNE(V, Constant::getNullValue(V->getType())),
+                     V->getType());
+  if (E.Ty->isFloatingPointTy()) {
+    // One lane after the other, from the identity, in increasing local id.
+    Value *Acc = Id;
+    Value *Out = PoisonValue::get(V->getType());
+    for (unsigned I = 0; I < S; ++I) {
+      Value *X = B.CreateExtractElement(V, uint64_t(I));
+      if (M == Mode::Exclusive)
+        Out = B.CreateInsertElement(Out, Acc, uint64_t(I));
+      Acc = combine(B, C, E, Acc, X);
+      if (M == Mode::Inclusive)
+        Out = B.CreateInsertElement(Out, Acc, uint64_t(I));
+    }
+    return M == Mode::Reduce ? B.CreateVectorSplat(S, Acc) : Out;
+  }
+  // Integers: the inclusive scan in log2(S) steps (Hillis-Steele within one
+  // vector), its last lane the reduction, the exclusive scan one lane up.
+  Value *Scan = V;
+  for (unsigned K = 1; K < S; K *= 2)
+    Scan = combine(B, C, E, Scan, shiftUp(B, Scan, K, Id, S));
+  if (M == Mode::Reduce)
+    return B.CreateVectorSplat(
+        S, B.CreateExtractElement(Scan, uint64_t(S - 1)));
+  if (M == Mode::Exclusive)
+    return shiftUp(B, Scan, 1, Id, S);
+  return Scan;
+}
+
+} // namespace
+
+bool inlineSubGroupOp(uint32_t Op) {
+  if (!(Op & CollSubGroup) || (Op & CollClustered))
+    return false;
+  uint32_t Kind = (Op % CollSubGroup) / 16;
+  Combine C;
+  Mode M;
+  bool Float = Op % 16 == CollFloat || Op % 16 == CollDouble;
+  if (Op % 16 > CollUShort)
+    return false;
+  if (arithmetic(Kind, C, M))
+    return !Float || C == Combine::Add || C == Combine::Mul ||
+           C == Combine::Min || C == Combine::Max;
+  switch (Kind) {
+  case CollAll:
+  case CollAny:
+  case CollAllEqual:
+  case CollBroadcast:
+  case CollBroadcastFirst:
+  case CollElect:
+  case CollBallot:
+  case CollReconverge:
+    return true;
+  default:
+    return false;
+  }
+}
+
+Value *emitInlineSubGroupOp(IRBuilder<> &B, uint32_t Op, Value *Values,
+                            Value *Args, Value *N) {
+  LLVMContext &Ctx = B.getContext();
+  Function *F = B.GetInsertBlock()->getParent();
+  Type *I64 = B.getInt64Ty();
+  unsigned S = hostSubGroupSize();
+  uint32_t Kind = (Op % CollSubGroup) / 16;
+  bool NonUniform = (Op & CollNonUniform) != 0;
+  // Full sub-groups only: the last one of a group may be partial.
+  Value *Full = B.CreateAnd(N, B.getInt64(~uint64_t(S - 1)), "full");
+  if (Kind == CollReconverge)
+    return Full; // a meeting point: nothing to compute
+
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Loop = BasicBlock::Create(Ctx, "sg", F);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "sg.done", F);
+  B.CreateCondBr(B.CreateICmpEQ(Full, B.getInt64(0)), Done, Loop);
+  B.SetInsertPoint(Loop);
+  PHINode *I = B.CreatePHI(I64, 2, "sg.first");
+  I->addIncoming(B.getInt64(0), Pre);
+  Value *At = B.CreateInBoundsGEP(I64, Values, I);
+  auto *VecTy = FixedVectorType::get(I64, S);
+  auto Store = [&](Value *V) { B.CreateAlignedStore(V, At, Align(8)); };
+  auto Splat = [&](Value *X) { Store(B.CreateVectorSplat(S, X)); };
+
+  ElementType E = elementType(Ctx, Op);
+  auto *TVec = FixedVectorType::get(E.Ty, S);
+  auto Load = [&] { return B.CreateAlignedLoad(VecTy, At, Align(8)); };
+  // The slots hold each operand's bits zero-extended (collectiveToBits).
+  auto Decode = [&](Value *Bits) -> Value * {
+    unsigned W = E.Ty->getPrimitiveSizeInBits().getFixedValue();
+    Value *Int = B.CreateTrunc(Bits, FixedVectorType::get(B.getIntNTy(W), S));
+    return B.CreateBitCast(Int, TVec);
+  };
+  auto Encode = [&](Value *V) {
+    unsigned W = E.Ty->getPrimitiveSizeInBits().getFixedValue();
+    return B.CreateZExt(
+        B.CreateBitCast(V, FixedVectorType::get(B.getIntNTy(W), S)), VecTy);
+  };
+  auto NotZero = [&](Value *V) {
+    return E.Ty->isFloatingPointTy()
+               ? B.CreateFCmpUNE(V, Constant::getNullValue(TVec))
+               : B.CreateICmpNE(V, Constant::getNullValue(TVec));
+  };
+  auto Flag = [&](Value *Bit) { // int 0 or 1
+    Splat(B.CreateZExt(Bit, I64));
+  };
+
+  Combine C;
+  Mode M;
+  if (arithmetic(Kind, C, M)) {
+    Store(Encode(arithmeticLanes(B, C, M, E, Decode(Load()), S)));
+  } else if (Kind == CollAll || Kind == CollAny) {
+    Value *Bits = NotZero(Decode(Load()));
+    Flag(Kind == CollAll ? B.CreateAndReduce(Bits) : B.CreateOrReduce(Bits));
+  } else if (Kind == CollAllEqual) {
+    Value *V = Decode(Load());
+    Value *First = B.CreateVectorSplat(S, B.CreateExtractElement(V, uint64_t(0)));
+    Flag(B.CreateAndReduce(E.Ty->isFloatingPointTy()
+                               ? B.CreateFCmpOEQ(V, First)
+                               : B.CreateICmpEQ(V, First)));
+  } else if (Kind == CollBroadcast) {
+    // The source: the first work-item's index (the same in every
+    // work-item). Outside the sub-group (undefined), 0 as the runtime's
+    // uniform broadcast gives, the first value for the non-uniform one.
+    Value *From = B.CreateAlignedLoad(I64, B.CreateInBoundsGEP(I64, Args, I),
+                                      Align(8), "from");
+    Value *In = B.CreateICmpULT(From, B.getInt64(S));
+    Value *Src = B.CreateAlignedLoad(
+        I64,
+        B.CreateInBoundsGEP(I64, At, B.CreateSelect(In, From, B.getInt64(0))),
+        Align(8));
+    Splat(NonUniform ? Src : B.CreateSelect(In, Src, B.getInt64(0)));
+  } else if (Kind == CollBroadcastFirst) {
+    Splat(B.CreateAlignedLoad(I64, At, Align(8)));
+  } else if (Kind == CollElect) {
+    SmallVector<Constant *, 16> Lanes(S, B.getInt64(0));
+    Lanes[0] = B.getInt64(1);
+    Store(ConstantVector::get(Lanes));
+  } else { // CollBallot: bit i for local id i whose int predicate is not 0
+    Value *Pred = B.CreateICmpNE(
+        B.CreateTrunc(Load(), FixedVectorType::get(B.getInt32Ty(), S)),
+        Constant::getNullValue(FixedVectorType::get(B.getInt32Ty(), S)));
+    Splat(B.CreateZExt(B.CreateBitCast(Pred, B.getIntNTy(S)), I64));
+  }
+  Value *Next = B.CreateAdd(I, B.getInt64(S), "sg.next", true, true);
+  I->addIncoming(Next, B.GetInsertBlock());
+  B.CreateCondBr(B.CreateICmpULT(Next, Full), Loop, Done);
+  B.SetInsertPoint(Done);
+  return Full;
+}
+
+} // namespace clcpu::compiler
