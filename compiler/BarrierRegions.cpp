@@ -803,6 +803,7 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
   SmallVector<SmallVector<std::pair<unsigned, Instruction *>, 4>, 16> Restored(
       Values.size());
   SmallVector<BasicBlock *, 8> Resume;
+  SmallVector<std::pair<unsigned, StoreInst *>, 16> Saves; // per-item slots
   unsigned Collectives = 0, Meetings = 0;
   for (unsigned SI = 0; SI < Syncs.size(); ++SI) {
     SyncPoint &S = Syncs[SI];
@@ -837,9 +838,13 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
         Scoped(SB.CreateStore(Index, SA.at(SB, {IndexOffset, 8})));
     }
     for (unsigned VI = 0; VI < Values.size(); ++VI)
-      if (!Values[VI].Remat && is_contained(Values[VI].At, SI))
-        Scoped(SB.CreateStore(Values[VI].V, SA.at(SB, Values[VI].storedAt(SI))),
-               Values[VI].storedAt(SI));
+      if (!Values[VI].Remat && is_contained(Values[VI].At, SI)) {
+        Instruction *St = Scoped(
+            SB.CreateStore(Values[VI].V, SA.at(SB, Values[VI].storedAt(SI))),
+            Values[VI].storedAt(SI));
+        if (!Values[VI].Uniform)
+          Saves.push_back({VI, cast<StoreInst>(St)});
+      }
     for (Copied &Cp : CopiedAllocas)
       if (is_contained(Cp.At, SI))
         SB.CreateMemCpy(SA.at(SB, Cp.Where), Cp.A->getAlign(), Cp.A,
@@ -902,6 +907,31 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
         continue; // after the definition in its own block
       SSA.RewriteUse(U);
     }
+  }
+  // A work-item's slot of a value still holds it when the value was only
+  // reloaded from there since (it lives across two sync points without
+  // changing): no store. Only the value's own stores, each at a sync point
+  // (the end of a region), write that slot, so none comes between the
+  // region's reload and its next sync point. Without this, a region with an
+  // atomic (which LLVM does not move stores across) kept one store per value
+  // and work-item.
+  for (auto [VI, St] : Saves) {
+    SmallPtrSet<const Value *, 8> Reloads, Seen;
+    for (auto [SI, L] : Restored[VI])
+      Reloads.insert(L);
+    SmallVector<const Value *, 8> Work = {St->getValueOperand()};
+    bool Same = true;
+    while (Same && !Work.empty()) {
+      const Value *V = Work.pop_back_val();
+      if (!Seen.insert(V).second || Reloads.count(V))
+        continue;
+      if (auto *Phi = dyn_cast<PHINode>(V))
+        append_range(Work, Phi->incoming_values());
+      else
+        Same = false;
+    }
+    if (Same)
+      St->eraseFromParent();
   }
 
   // The driver.

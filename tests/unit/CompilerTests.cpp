@@ -687,6 +687,38 @@ kernel void sg(global int *out, global const int *in) {
   CHECK(has(Step, "getelementptr inbounds i8, ptr %0, i64 264"));
 }
 
+TEST_CASE("6.13.8 (barrier fast path, compiler/BarrierRegions.cpp): a "
+          "value live across two barriers unchanged is stored once; the "
+          "region between them, which an atomic keeps scalar, only reloads "
+          "it",
+          "[compiler]") {
+  const char *Src = R"(
+kernel void keep(global int *out, volatile global int *c) {
+  size_t g = get_global_id(0);
+  int v = out[g];
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  atomic_add(c, 1);
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  out[g] = v + 1;
+}
+)";
+  std::string Log;
+  std::string IR = optimizedIR(Src, "", Log);
+  INFO(Log);
+  REQUIRE_FALSE(IR.empty());
+  std::string WG = functionText(IR, "wg_keep");
+  REQUIRE_FALSE(WG.empty());
+  INFO(WG);
+  // The atomic's region (unrolled, not vectorized): between its first and
+  // last atomic only the state stores, of a constant; before, v's store.
+  size_t First = WG.find("atomicrmw"), Last = WG.rfind("atomicrmw");
+  REQUIRE(First != std::string::npos);
+  REQUIRE(Last > First);
+  std::string Between = WG.substr(First, Last - First);
+  CHECK(clcpu::test::count(Between, "atomicrmw") >= 2);
+  CHECK_FALSE(has(Between, "store i32 %"));
+}
+
 TEST_CASE("6.13.8 (barrier fast path, compiler/LoopSyncPoints.cpp): a "
           "grid-stride loop in a barrier kernel runs one vectorized region "
           "per iteration; other loops stay whole",
