@@ -17,8 +17,8 @@
 // floating-point sums, products, minima and maxima combine the lanes one
 // after the other in increasing sub-group local id, as the runtime does.
 // A partial last sub-group, and the operations not listed in
-// inlineSubGroupOp (shuffles, rotations, clustered reductions, logical
-// operations on floating-point types), stay with the runtime.
+// inlineSubGroupOp (clustered reductions, logical operations on
+// floating-point types), stay with the runtime.
 
 #include "compiler/Binary.h"
 #include "compiler/Internal.h"
@@ -210,9 +210,15 @@ Value *arithmeticLanes(IRBuilder<> &B, Combine C, Mode M, ElementType E,
 } // namespace
 
 bool inlineSubGroupOp(uint32_t Op) {
-  if (!(Op & CollSubGroup) || (Op & CollClustered))
+  if (!(Op & CollSubGroup))
     return false;
   uint32_t Kind = (Op % CollSubGroup) / 16;
+  bool Shuffle =
+      (Kind >= CollShuffle && Kind <= CollShuffleDown) || Kind == CollRotate;
+  if (Shuffle)
+    return Op % 16 <= CollUShort;
+  if (Op & CollClustered)
+    return false;
   Combine C;
   Mode M;
   bool Float = Op % 16 == CollFloat || Op % 16 == CollDouble;
@@ -315,6 +321,41 @@ Value *emitInlineSubGroupOp(IRBuilder<> &B, uint32_t Op, Value *Values,
     SmallVector<Constant *, 16> Lanes(S, B.getInt64(0));
     Lanes[0] = B.getInt64(1);
     Store(ConstantVector::get(Lanes));
+  } else if ((Kind >= CollShuffle && Kind <= CollShuffleDown) ||
+             Kind == CollRotate) {
+    // Each lane's source lane (scheduler/Collectives.cpp, shuffle()): from
+    // its index, mask or delta; a source outside the sub-group (undefined)
+    // is the lane itself. Rotations: within the sub-group (a full one is
+    // the maximum size), or within clusters of the size in the Op.
+    Value *A = B.CreateAlignedLoad(VecTy, B.CreateInBoundsGEP(I64, Args, I),
+                                   Align(8), "arg");
+    SmallVector<Constant *, 16> Ids;
+    for (unsigned L = 0; L < S; ++L)
+      Ids.push_back(B.getInt64(L));
+    Value *Lane = ConstantVector::get(Ids);
+    Value *Src = A;
+    if (Kind == CollShuffleXor)
+      Src = B.CreateXor(Lane, A);
+    else if (Kind == CollShuffleUp)
+      Src = B.CreateSub(Lane, A); // below 0: a large value
+    else if (Kind == CollShuffleDown)
+      Src = B.CreateAdd(Lane, A);
+    else if (Kind == CollRotate) {
+      uint64_t Cluster = S;
+      if (Op & CollClustered)
+        Cluster = uint64_t(1) << ((Op >> CollClusterShift) - 1);
+      // The delta is an int; a cluster is a power of two, so the
+      // non-negative remainder is a mask.
+      Value *Delta = B.CreateSExt(
+          B.CreateTrunc(A, FixedVectorType::get(B.getInt32Ty(), S)), VecTy);
+      Value *Low = B.CreateVectorSplat(S, B.getInt64(Cluster - 1));
+      Src = B.CreateOr(B.CreateAnd(Lane, B.CreateNot(Low)),
+                       B.CreateAnd(B.CreateAdd(Lane, Delta), Low));
+    }
+    Value *In = B.CreateICmpULT(Src, B.CreateVectorSplat(S, B.getInt64(S)));
+    Value *From = B.CreateSelect(In, Src, Lane);
+    Store(B.CreateMaskedGather(VecTy, B.CreateInBoundsGEP(I64, At, From),
+                               Align(8)));
   } else { // CollBallot: bit i for local id i whose int predicate is not 0
     Value *Pred = B.CreateICmpNE(
         B.CreateTrunc(Load(), FixedVectorType::get(B.getInt32Ty(), S)),

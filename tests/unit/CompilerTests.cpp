@@ -658,8 +658,8 @@ kernel void ids(global uint *out) {
 TEST_CASE("cl_khr_subgroups, cl_khr_subgroup_ballot "
           "(compiler/InlineCollectives.cpp): with every work-item at a "
           "sub-group collective, the collective step computes it as one "
-          "vector per sub-group; a shuffle and a partial sub-group stay "
-          "with the runtime",
+          "vector per sub-group, a shuffle as a gather within it; a partial "
+          "sub-group stays with the runtime",
           "[compiler]") {
   const char *Src = R"(
 kernel void sg(global int *out, global const int *in) {
@@ -679,11 +679,13 @@ kernel void sg(global int *out, global const int *in) {
   INFO(Step);
   std::string Vec =
       "<" + std::to_string(clcpu::compiler::hostSubGroupSize()) + " x i64>";
-  // The reduction's and the ballot's sub-groups: vector loads and stores.
-  CHECK(clcpu::test::count(Step, "load " + Vec) >= 2);
-  CHECK(clcpu::test::count(Step, "store " + Vec) >= 2);
+  // The reduction's, the ballot's and the shuffle's sub-groups (and the
+  // shuffle's indices): vector loads and stores.
+  CHECK(clcpu::test::count(Step, "load " + Vec) >= 3);
+  CHECK(clcpu::test::count(Step, "store " + Vec) >= 3);
+  CHECK(has(Step, "llvm.masked.gather"));
   // WorkGroupContext::GroupCollective (word 33, byte 264): still called for
-  // the shuffle, the partial last sub-group and diverged work-items.
+  // the partial last sub-group and diverged work-items.
   CHECK(has(Step, "getelementptr inbounds i8, ptr %0, i64 264"));
 }
 
