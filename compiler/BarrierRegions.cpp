@@ -804,14 +804,15 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
       Values.size());
   SmallVector<BasicBlock *, 8> Resume;
   SmallVector<std::pair<unsigned, StoreInst *>, 16> Saves; // per-item slots
-  unsigned Collectives = 0, Meetings = 0;
+  unsigned Collectives = 0, Meetings = 0, Inline = 0;
   for (unsigned SI = 0; SI < Syncs.size(); ++SI) {
     SyncPoint &S = Syncs[SI];
     CallInst *CI = S.Call;
     IRBuilder<> SB(CI);
     if (S.What.Kind == SyncCall::Collective) {
-      ++((S.What.Op % CollSubGroup) / 16 == CollReconverge ? Meetings
-                                                           : Collectives);
+      bool Meeting = (S.What.Op % CollSubGroup) / 16 == CollReconverge;
+      ++(Meeting ? Meetings : Collectives);
+      Inline += !Meeting && inlineSubGroupOp(S.What.Op);
       // (sub_group_elect() has no operand.)
       Scoped(SB.CreateStore(CI->arg_size()
                                 ? collectiveToBits(SB, CI->getArgOperand(0))
@@ -958,6 +959,8 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
            " regions (" + std::to_string(Barriers) + " barrier" +
            (Barriers == 1 ? "" : "s") + ", " + std::to_string(Collectives) +
            " collective" + (Collectives == 1 ? "" : "s") +
+           (Inline ? ", " + std::to_string(Inline) + " of them inline"
+                   : std::string()) +
            (LoopSyncs ? ", " + std::to_string(LoopSyncs) + " grid-stride loop" +
                             (LoopSyncs == 1 ? "" : "s")
                       : std::string()) +

@@ -1030,7 +1030,9 @@ kernel void bc(global float4 *p) {
                 "-cl-std=CL3.0", Log, P) == CL_SUCCESS);
   CHECK_FALSE(P->Kernels.at(0).PerWorkItem);
   CHECK(P->Kernels.at(0).Path.rfind(
-            "barrier regions: 5 regions (0 barriers, 4 collectives)", 0) == 0);
+            "barrier regions: 5 regions (0 barriers, 4 collectives, 4 of "
+            "them inline)",
+            0) == 0);
   // A barrier-free kernel: the work-item loop.
   REQUIRE(build(VAdd, "", Log, P) == CL_SUCCESS);
   CHECK(P->Kernels.at(0).Path == "work-item loop");
@@ -1114,7 +1116,7 @@ kernel void nu(global int *out) {
   INFO(K.Path);
   CHECK_FALSE(K.PerWorkItem);
   CHECK(K.Path.rfind("barrier regions: 7 regions (0 barriers, 4 collectives, "
-                     "2 reconvergence points)",
+                     "4 of them inline, 2 reconvergence points)",
                      0) == 0);
   std::string IR = optimizedIR(Src, "-cl-std=CL3.0", Log);
   INFO(Log);
