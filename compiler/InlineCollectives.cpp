@@ -17,8 +17,9 @@
 // floating-point sums, products, minima and maxima combine the lanes one
 // after the other in increasing sub-group local id, as the runtime does.
 // A partial last sub-group, and the operations not listed in
-// inlineSubGroupOp (clustered reductions, logical operations on
-// floating-point types), stay with the runtime.
+// inlineSubGroupOp (clustered reductions of floating-point types, whose
+// runtime order the butterfly would change; logical operations on them),
+// stay with the runtime.
 
 #include "compiler/Binary.h"
 #include "compiler/Internal.h"
@@ -217,13 +218,13 @@ bool inlineSubGroupOp(uint32_t Op) {
       (Kind >= CollShuffle && Kind <= CollShuffleDown) || Kind == CollRotate;
   if (Shuffle)
     return Op % 16 <= CollUShort;
-  if (Op & CollClustered)
-    return false;
   Combine C;
   Mode M;
   bool Float = Op % 16 == CollFloat || Op % 16 == CollDouble;
   if (Op % 16 > CollUShort)
     return false;
+  if (Op & CollClustered) // integer clusters only: in butterfly order
+    return arithmetic(Kind, C, M) && M == Mode::Reduce && !Float;
   if (arithmetic(Kind, C, M))
     return !Float || C == Combine::Add || C == Combine::Mul ||
            C == Combine::Min || C == Combine::Max;
@@ -292,7 +293,33 @@ Value *emitInlineSubGroupOp(IRBuilder<> &B, uint32_t Op, Value *Values,
 
   Combine C;
   Mode M;
-  if (arithmetic(Kind, C, M)) {
+  if (arithmetic(Kind, C, M) && (Op & CollClustered)) {
+    // sub_group_clustered_reduce_*: the cluster size is the index argument
+    // (the same in every work-item); 0 or not a power of two (undefined) is
+    // the whole sub-group, as in the runtime. Butterfly steps: at step K
+    // each lane combines with lane ^ K while K is below the cluster size,
+    // so every lane ends with its aligned cluster's reduction (the integer
+    // operations are associative and commutative).
+    Value *Size = B.CreateAlignedLoad(
+        I64, B.CreateInBoundsGEP(I64, Args, I), Align(8), "cluster");
+    Value *Pow2 = B.CreateAnd(
+        B.CreateICmpNE(Size, B.getInt64(0)),
+        B.CreateICmpEQ(B.CreateAnd(Size, B.CreateSub(Size, B.getInt64(1))),
+                       B.getInt64(0)));
+    Size = B.CreateSelect(Pow2, Size, B.getInt64(S));
+    Value *V = Decode(Load());
+    if (C == Combine::LAnd || C == Combine::LOr || C == Combine::LXor)
+      V = B.CreateZExt(B.CreateICmpNE(V, Constant::getNullValue(TVec)), TVec);
+    for (unsigned K = 1; K < S; K *= 2) {
+      SmallVector<int, 16> Mask;
+      for (unsigned L = 0; L < S; ++L)
+        Mask.push_back(int(L ^ K));
+      Value *Pair = B.CreateShuffleVector(V, V, Mask);
+      V = B.CreateSelect(B.CreateICmpULT(B.getInt64(K), Size),
+                         combine(B, C, E, V, Pair), V);
+    }
+    Store(Encode(V));
+  } else if (arithmetic(Kind, C, M)) {
     Store(Encode(arithmeticLanes(B, C, M, E, Decode(Load()), S)));
   } else if (Kind == CollAll || Kind == CollAny) {
     Value *Bits = NotZero(Decode(Load()));
