@@ -10,6 +10,7 @@
 #include "SchedulerCommon.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -484,6 +485,58 @@ kernel void div(global const int *in, global int *out) {
       }
     }
   CHECK(Out == Want);
+}
+
+TEST_CASE("6.15.19 (compiler/InlineCollectives.cpp): float sub-group sums "
+          "and scans add in increasing sub-group local id, bit for bit, in "
+          "full sub-groups (computed in the kernel) and a partial last one "
+          "(the runtime)",
+          "[subgroup]") {
+  Env E;
+  const size_t S = subGroupWidth(E.D);
+  const char *Src = R"(
+kernel void fs(global const float *in, global float *out) {
+  size_t g = get_global_id(0);
+  float v = in[g];
+  out[4 * g] = sub_group_reduce_add(v);
+  out[4 * g + 1] = sub_group_scan_inclusive_add(v);
+  out[4 * g + 2] = sub_group_scan_exclusive_add(v);
+  out[4 * g + 3] = sub_group_scan_inclusive_min(v);
+}
+)";
+  cl_kernel K = E.kernel(Src, "fs", "-cl-std=CL3.0");
+  // Values of very different magnitudes: any other order of the additions
+  // rounds differently.
+  size_t L = 4 * S + 3, G = 3 * L;
+  std::vector<cl_float> In(G);
+  std::mt19937 R(11);
+  for (cl_float &X : In)
+    X = std::ldexp(static_cast<float>(R() % 2001) / 1000.0f - 1.0f,
+                   static_cast<int>(R() % 40) - 20);
+  cl_mem A = E.buffer(In), O = E.buffer(std::vector<cl_float>(4 * G));
+  E.arg(K, 0, A);
+  E.arg(K, 1, O);
+  REQUIRE(E.run(K, 1, &G, &L) == CL_SUCCESS);
+  std::vector<cl_float> Out = E.read<cl_float>(O, 4 * G), Want(4 * G);
+  for (size_t Grp = 0; Grp < G / L; ++Grp)
+    for (size_t Sg = 0; Sg * S < L; ++Sg) {
+      size_t Begin = Grp * L + Sg * S, N = std::min(S, L - Sg * S);
+      float Sum = 0.0f, Min = INFINITY;
+      for (size_t J = 0; J < N; ++J) {
+        Want[4 * (Begin + J) + 2] = Sum;
+        Sum += In[Begin + J];
+        Min = In[Begin + J] < Min ? In[Begin + J] : Min;
+        Want[4 * (Begin + J) + 1] = Sum;
+        Want[4 * (Begin + J) + 3] = Min;
+      }
+      for (size_t J = 0; J < N; ++J)
+        Want[4 * (Begin + J)] = Sum;
+    }
+  size_t Bad = 0;
+  for (size_t I = 0; I < Out.size(); ++I)
+    if (std::memcmp(&Out[I], &Want[I], sizeof(float)) != 0 && Bad++ < 5)
+      UNSCOPED_INFO("out[" << I << "] = " << Out[I] << ", want " << Want[I]);
+  CHECK(Bad == 0);
 }
 
 TEST_CASE("4.2 (CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS): a "
