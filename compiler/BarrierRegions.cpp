@@ -396,23 +396,33 @@ Function *emitCollectiveStep(Module &M, const std::string &Name,
         (Op & CollSubGroup)) {
       // A reconvergence point computes nothing.
     } else if (Collective && inlineSubGroupOp(Op)) {
-      // Every work-item here (no state slots passed): the sub-groups'
-      // vectors in the kernel's code, a partial last one by the runtime;
-      // else the runtime over the work-items at this sync point.
+      // The sub-groups' vectors in the kernel's code, a partial last one
+      // by the runtime: every work-item here (no state slots passed), or
+      // (the divergent loop) those whose state is this sync point.
       Value *Values = At(ValueOffset), *Args = At(IndexOffset);
       BasicBlock *Here = BasicBlock::Create(C, "step.inline", F, Done);
-      BasicBlock *Some = BasicBlock::Create(C, "step.runtime", F, Done);
+      BasicBlock *Some = BasicBlock::Create(C, "step.diverged", F, Done);
       CB.CreateCondBr(CB.CreateIsNull(States), Here, Some);
-      IRBuilder<> IB(Here);
-      Value *Full = emitInlineSubGroupOp(IB, Op, Values, Args, N);
-      BasicBlock *Tail = BasicBlock::Create(C, "step.tail", F, Done);
-      IB.CreateCondBr(IB.CreateICmpULT(Full, N), Tail, Done);
-      IRBuilder<> TB(Tail);
-      Runtime(TB, Full, TB.CreateSub(N, Full), States);
-      TB.CreateBr(Done);
-      IRBuilder<> RB(Some);
-      Runtime(RB, RB.getInt64(0), N, States);
-      RB.CreateBr(Done);
+      auto Emit = [&](BasicBlock *BB, Value *StatesArg) {
+        IRBuilder<> IB(BB);
+        Value *Full =
+            emitInlineSubGroupOp(IB, Op, Values, Args, N, StatesArg, Region);
+        BasicBlock *Tail = BasicBlock::Create(C, "step.tail", F, Done);
+        IB.CreateCondBr(IB.CreateICmpULT(Full, N), Tail, Done);
+        IRBuilder<> TB(Tail);
+        Runtime(TB, Full, TB.CreateSub(N, Full),
+                StatesArg ? TB.CreateGEP(I32, StatesArg, Full)
+                          : static_cast<Value *>(States));
+        TB.CreateBr(Done);
+      };
+      Emit(Here, nullptr);
+      if (inlineSubGroupOp(Op, /*Diverged=*/true)) {
+        Emit(Some, States);
+      } else {
+        IRBuilder<> RB(Some);
+        Runtime(RB, RB.getInt64(0), N, States);
+        RB.CreateBr(Done);
+      }
       continue;
     } else if (Collective) {
       Runtime(CB, CB.getInt64(0), N, States);

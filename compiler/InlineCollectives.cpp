@@ -210,7 +210,7 @@ Value *arithmeticLanes(IRBuilder<> &B, Combine C, Mode M, ElementType E,
 
 } // namespace
 
-bool inlineSubGroupOp(uint32_t Op) {
+bool inlineSubGroupOp(uint32_t Op, bool Diverged) {
   if (!(Op & CollSubGroup))
     return false;
   uint32_t Kind = (Op % CollSubGroup) / 16;
@@ -223,8 +223,10 @@ bool inlineSubGroupOp(uint32_t Op) {
   bool Float = Op % 16 == CollFloat || Op % 16 == CollDouble;
   if (Op % 16 > CollUShort)
     return false;
-  if (Op & CollClustered) // integer clusters only: in butterfly order
-    return arithmetic(Kind, C, M) && M == Mode::Reduce && !Float;
+  // Integer clusters only (in butterfly order), and with every work-item
+  // here (the runtime reduces a split sub-group's work-items as one).
+  if (Op & CollClustered)
+    return !Diverged && arithmetic(Kind, C, M) && M == Mode::Reduce && !Float;
   if (arithmetic(Kind, C, M))
     return !Float || C == Combine::Add || C == Combine::Mul ||
            C == Combine::Min || C == Combine::Max;
@@ -244,10 +246,11 @@ bool inlineSubGroupOp(uint32_t Op) {
 }
 
 Value *emitInlineSubGroupOp(IRBuilder<> &B, uint32_t Op, Value *Values,
-                            Value *Args, Value *N) {
+                            Value *Args, Value *N, Value *States,
+                            Value *Region) {
   LLVMContext &Ctx = B.getContext();
   Function *F = B.GetInsertBlock()->getParent();
-  Type *I64 = B.getInt64Ty();
+  Type *I64 = B.getInt64Ty(), *I32 = B.getInt32Ty();
   unsigned S = hostSubGroupSize();
   uint32_t Kind = (Op % CollSubGroup) / 16;
   bool NonUniform = (Op & CollNonUniform) != 0;
@@ -258,6 +261,8 @@ Value *emitInlineSubGroupOp(IRBuilder<> &B, uint32_t Op, Value *Values,
 
   BasicBlock *Pre = B.GetInsertBlock();
   BasicBlock *Loop = BasicBlock::Create(Ctx, "sg", F);
+  BasicBlock *Body = BasicBlock::Create(Ctx, "sg.body", F);
+  BasicBlock *Latch = BasicBlock::Create(Ctx, "sg.latch", F);
   BasicBlock *Done = BasicBlock::Create(Ctx, "sg.done", F);
   B.CreateCondBr(B.CreateICmpEQ(Full, B.getInt64(0)), Done, Loop);
   B.SetInsertPoint(Loop);
@@ -265,12 +270,37 @@ Value *emitInlineSubGroupOp(IRBuilder<> &B, uint32_t Op, Value *Values,
   I->addIncoming(B.getInt64(0), Pre);
   Value *At = B.CreateInBoundsGEP(I64, Values, I);
   auto *VecTy = FixedVectorType::get(I64, S);
-  auto Store = [&](Value *V) { B.CreateAlignedStore(V, At, Align(8)); };
+  auto *BoolVec = FixedVectorType::get(B.getInt1Ty(), S);
+  // The work-items taking part: all, or those whose state is this sync
+  // point (the others wait elsewhere and keep their slots for their own
+  // collective: a non-uniform call's active set). A sub-group with none
+  // here is left alone.
+  Value *Active = Constant::getAllOnesValue(BoolVec);
+  Value *ActiveBits = B.getIntN(S, ~uint64_t(0));
+  if (States) {
+    Value *St = B.CreateAlignedLoad(FixedVectorType::get(I32, S),
+                                    B.CreateInBoundsGEP(I32, States, I),
+                                    Align(4), "states");
+    Active = B.CreateICmpEQ(St, B.CreateVectorSplat(S, Region), "active");
+    ActiveBits = B.CreateBitCast(Active, B.getIntNTy(S));
+  }
+  Value *All = B.CreateICmpEQ(ActiveBits, B.getIntN(S, ~uint64_t(0)));
+  B.CreateCondBr(B.CreateICmpNE(ActiveBits, B.getIntN(S, 0)), Body, Latch);
+  B.SetInsertPoint(Body);
+  // The lowest active sub-group local id.
+  Value *First = B.CreateZExt(
+      B.CreateBinaryIntrinsic(Intrinsic::cttz, ActiveBits, B.getTrue()), I64,
+      "first");
+  Value *Old = B.CreateAlignedLoad(VecTy, At, Align(8), "slots");
+  // Results go to the active work-items' slots only.
+  auto Store = [&](Value *V) {
+    B.CreateAlignedStore(States ? B.CreateSelect(Active, V, Old) : V, At,
+                         Align(8));
+  };
   auto Splat = [&](Value *X) { Store(B.CreateVectorSplat(S, X)); };
 
   ElementType E = elementType(Ctx, Op);
   auto *TVec = FixedVectorType::get(E.Ty, S);
-  auto Load = [&] { return B.CreateAlignedLoad(VecTy, At, Align(8)); };
   // The slots hold each operand's bits zero-extended (collectiveToBits).
   auto Decode = [&](Value *Bits) -> Value * {
     unsigned W = E.Ty->getPrimitiveSizeInBits().getFixedValue();
@@ -290,15 +320,21 @@ Value *emitInlineSubGroupOp(IRBuilder<> &B, uint32_t Op, Value *Values,
   auto Flag = [&](Value *Bit) { // int 0 or 1
     Splat(B.CreateZExt(Bit, I64));
   };
+  auto Inactive = [&] { return B.CreateNot(Active); };
+  auto SlotOf = [&](Value *Lane) {
+    return B.CreateAlignedLoad(I64, B.CreateInBoundsGEP(I64, At, Lane),
+                               Align(8));
+  };
 
   Combine C;
   Mode M;
   if (arithmetic(Kind, C, M) && (Op & CollClustered)) {
-    // sub_group_clustered_reduce_*: the cluster size is the index argument
-    // (the same in every work-item); 0 or not a power of two (undefined) is
-    // the whole sub-group, as in the runtime. Butterfly steps: at step K
-    // each lane combines with lane ^ K while K is below the cluster size,
-    // so every lane ends with its aligned cluster's reduction (the integer
+    // sub_group_clustered_reduce_* (every work-item here: the caller
+    // passes no states): the cluster size is the index argument (the same
+    // in every work-item); 0 or not a power of two (undefined) is the whole
+    // sub-group, as in the runtime. Butterfly steps: at step K each lane
+    // combines with lane ^ K while K is below the cluster size, so every
+    // lane ends with its aligned cluster's reduction (the integer
     // operations are associative and commutative).
     Value *Size = B.CreateAlignedLoad(
         I64, B.CreateInBoundsGEP(I64, Args, I), Align(8), "cluster");
@@ -307,7 +343,7 @@ Value *emitInlineSubGroupOp(IRBuilder<> &B, uint32_t Op, Value *Values,
         B.CreateICmpEQ(B.CreateAnd(Size, B.CreateSub(Size, B.getInt64(1))),
                        B.getInt64(0)));
     Size = B.CreateSelect(Pow2, Size, B.getInt64(S));
-    Value *V = Decode(Load());
+    Value *V = Decode(Old);
     if (C == Combine::LAnd || C == Combine::LOr || C == Combine::LXor)
       V = B.CreateZExt(B.CreateICmpNE(V, Constant::getNullValue(TVec)), TVec);
     for (unsigned K = 1; K < S; K *= 2) {
@@ -320,40 +356,56 @@ Value *emitInlineSubGroupOp(IRBuilder<> &B, uint32_t Op, Value *Values,
     }
     Store(Encode(V));
   } else if (arithmetic(Kind, C, M)) {
-    Store(Encode(arithmeticLanes(B, C, M, E, Decode(Load()), S)));
+    // Inactive lanes take the identity: every active lane's scan then
+    // combines exactly the active lanes before it (the floating-point
+    // ones too: a sum from +0 is never -0, so adding +0 changes nothing;
+    // 1 multiplies exactly; an infinity never wins a min or max).
+    Value *V = Decode(Old);
+    if (States)
+      V = B.CreateSelect(
+          Active, V,
+          ConstantVector::getSplat(ElementCount::getFixed(S),
+                                   identity(C, E)));
+    Store(Encode(arithmeticLanes(B, C, M, E, V, S)));
   } else if (Kind == CollAll || Kind == CollAny) {
-    Value *Bits = NotZero(Decode(Load()));
-    Flag(Kind == CollAll ? B.CreateAndReduce(Bits) : B.CreateOrReduce(Bits));
+    Value *Bits = NotZero(Decode(Old));
+    Flag(Kind == CollAll ? B.CreateAndReduce(B.CreateOr(Bits, Inactive()))
+                         : B.CreateOrReduce(B.CreateAnd(Bits, Active)));
   } else if (Kind == CollAllEqual) {
-    Value *V = Decode(Load());
-    Value *First = B.CreateVectorSplat(S, B.CreateExtractElement(V, uint64_t(0)));
-    Flag(B.CreateAndReduce(E.Ty->isFloatingPointTy()
-                               ? B.CreateFCmpOEQ(V, First)
-                               : B.CreateICmpEQ(V, First)));
+    Value *V = Decode(Old);
+    Value *Lead = B.CreateVectorSplat(S, B.CreateExtractElement(V, First));
+    Value *Eq = E.Ty->isFloatingPointTy() ? B.CreateFCmpOEQ(V, Lead)
+                                          : B.CreateICmpEQ(V, Lead);
+    Flag(B.CreateAndReduce(B.CreateOr(Eq, Inactive())));
   } else if (Kind == CollBroadcast) {
-    // The source: the first work-item's index (the same in every
-    // work-item). Outside the sub-group (undefined), 0 as the runtime's
-    // uniform broadcast gives, the first value for the non-uniform one.
-    Value *From = B.CreateAlignedLoad(I64, B.CreateInBoundsGEP(I64, Args, I),
-                                      Align(8), "from");
+    // The source: the first active work-item's index (the same in every
+    // work-item). Outside the sub-group (undefined): the first active
+    // work-item's value for the non-uniform broadcast and for a sub-group
+    // split between sync points, 0 for the uniform one, as the runtime.
+    Value *From = B.CreateAlignedLoad(
+        I64, B.CreateInBoundsGEP(I64, Args, B.CreateAdd(I, First)), Align(8),
+        "from");
     Value *In = B.CreateICmpULT(From, B.getInt64(S));
-    Value *Src = B.CreateAlignedLoad(
-        I64,
-        B.CreateInBoundsGEP(I64, At, B.CreateSelect(In, From, B.getInt64(0))),
-        Align(8));
-    Splat(NonUniform ? Src : B.CreateSelect(In, Src, B.getInt64(0)));
+    Value *Src = SlotOf(B.CreateSelect(In, From, First));
+    Value *Keep = NonUniform ? B.getTrue() : B.CreateOr(In, B.CreateNot(All));
+    Splat(B.CreateSelect(Keep, Src, B.getInt64(0)));
   } else if (Kind == CollBroadcastFirst) {
-    Splat(B.CreateAlignedLoad(I64, At, Align(8)));
+    Splat(SlotOf(First));
   } else if (Kind == CollElect) {
-    SmallVector<Constant *, 16> Lanes(S, B.getInt64(0));
-    Lanes[0] = B.getInt64(1);
-    Store(ConstantVector::get(Lanes));
+    SmallVector<Constant *, 16> Ids;
+    for (unsigned L = 0; L < S; ++L)
+      Ids.push_back(B.getInt64(L));
+    Store(B.CreateZExt(B.CreateICmpEQ(ConstantVector::get(Ids),
+                                      B.CreateVectorSplat(S, First)),
+                       VecTy));
   } else if ((Kind >= CollShuffle && Kind <= CollShuffleDown) ||
              Kind == CollRotate) {
     // Each lane's source lane (scheduler/Collectives.cpp, shuffle()): from
     // its index, mask or delta; a source outside the sub-group (undefined)
     // is the lane itself. Rotations: within the sub-group (a full one is
-    // the maximum size), or within clusters of the size in the Op.
+    // the maximum size), or within clusters of the size in the Op. Every
+    // lane reads the slots as they were; only the active ones take a
+    // result.
     Value *A = B.CreateAlignedLoad(VecTy, B.CreateInBoundsGEP(I64, Args, I),
                                    Align(8), "arg");
     SmallVector<Constant *, 16> Ids;
@@ -374,7 +426,7 @@ Value *emitInlineSubGroupOp(IRBuilder<> &B, uint32_t Op, Value *Values,
       // The delta is an int; a cluster is a power of two, so the
       // non-negative remainder is a mask.
       Value *Delta = B.CreateSExt(
-          B.CreateTrunc(A, FixedVectorType::get(B.getInt32Ty(), S)), VecTy);
+          B.CreateTrunc(A, FixedVectorType::get(I32, S)), VecTy);
       Value *Low = B.CreateVectorSplat(S, B.getInt64(Cluster - 1));
       Src = B.CreateOr(B.CreateAnd(Lane, B.CreateNot(Low)),
                        B.CreateAnd(B.CreateAdd(Lane, Delta), Low));
@@ -383,14 +435,19 @@ Value *emitInlineSubGroupOp(IRBuilder<> &B, uint32_t Op, Value *Values,
     Value *From = B.CreateSelect(In, Src, Lane);
     Store(B.CreateMaskedGather(VecTy, B.CreateInBoundsGEP(I64, At, From),
                                Align(8)));
-  } else { // CollBallot: bit i for local id i whose int predicate is not 0
+  } else { // CollBallot: bit i for active local id i whose int predicate
+           // is not 0
     Value *Pred = B.CreateICmpNE(
-        B.CreateTrunc(Load(), FixedVectorType::get(B.getInt32Ty(), S)),
-        Constant::getNullValue(FixedVectorType::get(B.getInt32Ty(), S)));
-    Splat(B.CreateZExt(B.CreateBitCast(Pred, B.getIntNTy(S)), I64));
+        B.CreateTrunc(Old, FixedVectorType::get(I32, S)),
+        Constant::getNullValue(FixedVectorType::get(I32, S)));
+    Splat(B.CreateZExt(B.CreateBitCast(B.CreateAnd(Pred, Active),
+                                       B.getIntNTy(S)),
+                       I64));
   }
+  B.CreateBr(Latch);
+  B.SetInsertPoint(Latch);
   Value *Next = B.CreateAdd(I, B.getInt64(S), "sg.next", true, true);
-  I->addIncoming(Next, B.GetInsertBlock());
+  I->addIncoming(Next, Latch);
   B.CreateCondBr(B.CreateICmpULT(Next, Full), Loop, Done);
   B.SetInsertPoint(Done);
   return Full;
