@@ -37,28 +37,8 @@ namespace clcpu::compiler {
 
 namespace {
 
-enum class Combine { Add, Min, Max, Mul, And, Or, Xor, LAnd, LOr, LXor };
-enum class Mode { Reduce, Inclusive, Exclusive };
-
-/// The combining operation and mode of an arithmetic kind (as
-/// scheduler/Collectives.cpp reads them); false for the others.
-bool arithmetic(uint32_t Kind, Combine &C, Mode &M) {
-  if (Kind >= CollReduceAdd && Kind <= CollScanExclusiveMax) {
-    static const Combine Basic[] = {Combine::Add, Combine::Min, Combine::Max};
-    C = Basic[(Kind - CollReduceAdd) % 3];
-    M = Mode((Kind - CollReduceAdd) / 3);
-    return true;
-  }
-  if (Kind >= CollReduceMul && Kind <= CollScanExclusiveLogicalXor) {
-    static const Combine Extra[] = {Combine::Mul, Combine::And,  Combine::Or,
-                                    Combine::Xor, Combine::LAnd, Combine::LOr,
-                                    Combine::LXor};
-    C = Extra[(Kind - CollReduceMul) % 7];
-    M = Mode((Kind - CollReduceMul) / 7);
-    return true;
-  }
-  return false;
-}
+using Combine = CollCombine;
+using Mode = CollMode;
 
 struct ElementType {
   Type *Ty = nullptr; // i8 ... i64, float, double
@@ -226,8 +206,8 @@ bool inlineSubGroupOp(uint32_t Op, bool Diverged) {
   // Integer clusters only (in butterfly order), and with every work-item
   // here (the runtime reduces a split sub-group's work-items as one).
   if (Op & CollClustered)
-    return !Diverged && arithmetic(Kind, C, M) && M == Mode::Reduce && !Float;
-  if (arithmetic(Kind, C, M))
+    return !Diverged && collectiveArithmetic(Kind, C, M) && M == Mode::Reduce && !Float;
+  if (collectiveArithmetic(Kind, C, M))
     return !Float || C == Combine::Add || C == Combine::Mul ||
            C == Combine::Min || C == Combine::Max;
   switch (Kind) {
@@ -328,7 +308,7 @@ Value *emitInlineSubGroupOp(IRBuilder<> &B, uint32_t Op, Value *Values,
 
   Combine C;
   Mode M;
-  if (arithmetic(Kind, C, M) && (Op & CollClustered)) {
+  if (collectiveArithmetic(Kind, C, M) && (Op & CollClustered)) {
     // sub_group_clustered_reduce_* (every work-item here: the caller
     // passes no states): the cluster size is the index argument (the same
     // in every work-item); 0 or not a power of two (undefined) is the whole
@@ -355,7 +335,7 @@ Value *emitInlineSubGroupOp(IRBuilder<> &B, uint32_t Op, Value *Values,
                          combine(B, C, E, V, Pair), V);
     }
     Store(Encode(V));
-  } else if (arithmetic(Kind, C, M)) {
+  } else if (collectiveArithmetic(Kind, C, M)) {
     // Inactive lanes take the identity: every active lane's scan then
     // combines exactly the active lanes before it (the floating-point
     // ones too: a sum from +0 is never -0, so adding +0 changes nothing;

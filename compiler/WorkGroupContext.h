@@ -172,6 +172,33 @@ constexpr uint32_t CollClustered = 0x40000;
 /// sub_group_clustered_rotate: bits 24-31 of the Op hold log2 of the
 /// cluster size (an integer constant expression) plus 1.
 constexpr uint32_t CollClusterShift = 24;
+/// How a reduction or scan kind combines values (CollReduceAdd ...
+/// CollScanExclusiveLogicalXor) and which result it gives; the scheduler's
+/// collectives (scheduler/Collectives.cpp) and the ones the compiler emits
+/// into kernels (compiler/InlineCollectives.cpp) decode kinds with it.
+enum class CollCombine { Add, Min, Max, Mul, And, Or, Xor, LAnd, LOr, LXor };
+enum class CollMode { Reduce, Inclusive, Exclusive };
+/// \p Kind's operation and mode; false if it is not a reduction or scan.
+inline bool collectiveArithmetic(uint32_t Kind, CollCombine &C, CollMode &M) {
+  if (Kind >= CollReduceAdd && Kind <= CollScanExclusiveMax) {
+    static const CollCombine Basic[] = {CollCombine::Add, CollCombine::Min,
+                                        CollCombine::Max};
+    C = Basic[(Kind - CollReduceAdd) % 3];
+    M = CollMode((Kind - CollReduceAdd) / 3);
+    return true;
+  }
+  if (Kind >= CollReduceMul && Kind <= CollScanExclusiveLogicalXor) {
+    static const CollCombine Extra[] = {
+        CollCombine::Mul, CollCombine::And,  CollCombine::Or,
+        CollCombine::Xor, CollCombine::LAnd, CollCombine::LOr,
+        CollCombine::LXor};
+    C = Extra[(Kind - CollReduceMul) % 7];
+    M = CollMode((Kind - CollReduceMul) / 7);
+    return true;
+  }
+  return false;
+}
+
 enum CollectiveType : uint32_t {
   CollInt,
   CollUInt,

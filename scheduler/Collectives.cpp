@@ -32,7 +32,7 @@ template <typename T> T lowest() {
   return std::numeric_limits<T>::lowest();
 }
 
-enum class Combine { Add, Min, Max, Mul, And, Or, Xor, LAnd, LOr, LXor };
+using Combine = CollCombine;
 
 template <typename T, Combine C> T combine(T A, T B) {
   if constexpr (C == Combine::Min)
@@ -113,7 +113,7 @@ template <typename T, Combine C> struct Pass {
   }
 };
 
-enum class Mode { Reduce, Inclusive, Exclusive };
+using Mode = CollMode;
 
 template <typename T, Combine C>
 void run(uint64_t *S, size_t N, Mode M, size_t Cluster) {
@@ -129,26 +129,6 @@ void run(uint64_t *S, size_t N, Mode M, size_t Cluster) {
   }
 }
 
-/// The operation and mode of a reduction or scan kind; false for the
-/// others.
-bool arithmetic(uint32_t Kind, Combine &C, Mode &M) {
-  static const Combine Extra[] = {Combine::Mul, Combine::And,  Combine::Or,
-                                  Combine::Xor, Combine::LAnd, Combine::LOr,
-                                  Combine::LXor};
-  if (Kind >= CollReduceAdd && Kind <= CollScanExclusiveMax) {
-    static const Combine Basic[] = {Combine::Add, Combine::Min, Combine::Max};
-    C = Basic[(Kind - CollReduceAdd) % 3];
-    M = Mode((Kind - CollReduceAdd) / 3);
-    return true;
-  }
-  if (Kind >= CollReduceMul && Kind <= CollScanExclusiveLogicalXor) {
-    C = Extra[(Kind - CollReduceMul) % 7];
-    M = Mode((Kind - CollReduceMul) / 7);
-    return true;
-  }
-  return false;
-}
-
 /// One pass over the \p N values at \p S (a work-group's or a sub-group's,
 /// or a sub-group's active work-items') in increasing linear local id.
 /// \p Cluster: a clustered reduction's cluster size (0: none).
@@ -157,7 +137,7 @@ void collective(uint64_t *S, size_t N, uint32_t Kind, size_t BroadcastFrom,
                 size_t Cluster) {
   Combine C;
   Mode M;
-  if (arithmetic(Kind, C, M)) {
+  if (collectiveArithmetic(Kind, C, M)) {
     switch (C) {
     case Combine::Add:
       return run<T, Combine::Add>(S, N, M, Cluster);
