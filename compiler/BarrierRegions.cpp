@@ -410,9 +410,10 @@ Function *emitCollectiveStep(Module &M, const std::string &Name,
         BasicBlock *Tail = BasicBlock::Create(C, "step.tail", F, Done);
         IB.CreateCondBr(IB.CreateICmpULT(Full, N), Tail, Done);
         IRBuilder<> TB(Tail);
-        Runtime(TB, Full, TB.CreateSub(N, Full),
-                StatesArg ? TB.CreateGEP(I32, StatesArg, Full)
-                          : static_cast<Value *>(States));
+        Value *TailStates =
+            StatesArg ? TB.CreateGEP(I32, StatesArg, Full)
+                      : ConstantPointerNull::get(PointerType::getUnqual(C));
+        Runtime(TB, Full, TB.CreateSub(N, Full), TailStates);
         TB.CreateBr(Done);
       };
       Emit(Here, nullptr);

@@ -264,7 +264,6 @@ Value *emitInlineSubGroupOp(IRBuilder<> &B, uint32_t Op, Value *Values,
     Active = B.CreateICmpEQ(St, B.CreateVectorSplat(S, Region), "active");
     ActiveBits = B.CreateBitCast(Active, B.getIntNTy(S));
   }
-  Value *All = B.CreateICmpEQ(ActiveBits, B.getIntN(S, ~uint64_t(0)));
   B.CreateCondBr(B.CreateICmpNE(ActiveBits, B.getIntN(S, 0)), Body, Latch);
   B.SetInsertPoint(Body);
   // The lowest active sub-group local id.
@@ -367,6 +366,7 @@ Value *emitInlineSubGroupOp(IRBuilder<> &B, uint32_t Op, Value *Values,
         "from");
     Value *In = B.CreateICmpULT(From, B.getInt64(S));
     Value *Src = SlotOf(B.CreateSelect(In, From, First));
+    Value *All = B.CreateICmpEQ(ActiveBits, B.getIntN(S, ~uint64_t(0)));
     Value *Keep = NonUniform ? B.getTrue() : B.CreateOr(In, B.CreateNot(All));
     Splat(B.CreateSelect(Keep, Src, B.getInt64(0)));
   } else if (Kind == CollBroadcastFirst) {
