@@ -31,8 +31,14 @@
 // measurable cost against unconditional non-temporal stores). A store whose
 // address advances through its loop by a multiple of its size (a scan's
 // running-sum loop) has its alignment tested once, before the loop, from
-// the address's start (ScalarEvolution): in the look-back scan's prefix
-// loop on AVX2 that is 20 instructions per 8 ints instead of 23.
+// the address's start (ScalarEvolution). An innermost loop whose stores all
+// test such a flag then runs in two versions, chosen before it: one with
+// the stores non-temporal, one with them as they were, and no branch per
+// store (a loop of at most MaxVersionedLoopSize instructions; LLVM's
+// unswitching would do the same but finds the loops too large at its
+// default threshold). The look-back scan's prefix loop on AVX2 went from
+// 23 instructions per 8 ints (test at each store) to 20 (flag tested in
+// the loop) to 16 (versioned).
 //
 // Non-temporal stores are weakly ordered: another thread may see them after
 // a later release. The scheduler issues one sfence per thread at the end of
@@ -56,6 +62,7 @@
 #include "compiler/Internal.h"
 #include "compiler/WorkGroupContext.h"
 
+#include <llvm/ADT/MapVector.h>
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -63,6 +70,7 @@
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -72,7 +80,11 @@
 #include <llvm/IR/PassManager.h>
 #include <llvm/TargetParser/Triple.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -256,6 +268,96 @@ bool callMayRelease(const CallBase &CB, const Argument *Context,
   return false;
 }
 
+/// A vector store into output-only kernel argument \p Arg.
+struct Candidate {
+  StoreInst *S;
+  int Arg;
+};
+
+/// Loops larger than this many instructions keep a branch per store
+/// rather than a second copy of their body.
+constexpr unsigned MaxVersionedLoopSize = 400;
+
+/// Splits \p L's preheader and puts a copy of \p L in front: the preheader
+/// then branches on \p Stream to \p L (true) or the copy (false), which
+/// meet again in \p L's exit block.
+void versionLoop(Loop &L, Value *Stream, LoopInfo &LI, DominatorTree &DT) {
+  BasicBlock *Check = L.getLoopPreheader(), *Exit = L.getExitBlock();
+  BasicBlock *PH = SplitBlock(Check, Check->getTerminator(), &DT, &LI, nullptr,
+                              L.getHeader()->getName() + ".nt.ph");
+  ValueToValueMapTy VMap;
+  SmallVector<BasicBlock *, 8> Blocks;
+  Loop *Copy =
+      cloneLoopWithPreheader(PH, Check, &L, VMap, ".st", &LI, &DT, Blocks);
+  remapInstructionsInBlocks(Blocks, VMap);
+  Instruction *Term = Check->getTerminator();
+  BranchInst::Create(PH, Copy->getLoopPreheader(), Stream, Term);
+  Term->eraseFromParent();
+  // The exit's phis (LCSSA: every value the loop defines and uses outside)
+  // take the copy's values from the copy's exiting blocks.
+  for (PHINode &P : Exit->phis())
+    for (unsigned I = 0, E = P.getNumIncomingValues(); I != E; ++I) {
+      BasicBlock *From = P.getIncomingBlock(I);
+      if (!L.contains(From))
+        continue;
+      Value *V = P.getIncomingValue(I), *InCopy = VMap.lookup(V);
+      P.addIncoming(InCopy ? InCopy : V, cast<BasicBlock>(VMap.lookup(From)));
+    }
+  DT.changeImmediateDominator(Exit, Check);
+}
+
+/// For each innermost loop whose candidate stores (\p Stores, with their
+/// flags \p Streams) all test a flag computed before the loop: a version
+/// of the loop with those stores non-temporal and one with them as they
+/// were (versionLoop). Adds the stores it handled to \p Done.
+void versionLoops(ArrayRef<Candidate> Stores, ArrayRef<Value *> Streams,
+                  LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
+                  MDNode *NT, const DataLayout &DL,
+                  SmallPtrSetImpl<StoreInst *> &Done) {
+  MapVector<Loop *, SmallVector<unsigned, 4>> ByLoop;
+  SmallPtrSet<Loop *, 4> Mixed;
+  for (auto [I, Cand] : enumerate(Stores)) {
+    Loop *L = LI.getLoopFor(Cand.S->getParent());
+    if (!L)
+      continue;
+    auto *Flag = dyn_cast<Instruction>(Streams[I]);
+    if (Flag && L->contains(Flag))
+      Mixed.insert(L); // a test at the store: keeps its branch
+    else
+      ByLoop[L].push_back(I);
+  }
+  for (auto &[L, Idx] : ByLoop) {
+    if (Mixed.contains(L) || !L->isInnermost() || !L->getExitBlock() ||
+        !L->isSafeToClone())
+      continue;
+    // (A loop the scan or the loop vectorizer made is entered from a block
+    // that also branches past it: it gets a preheader of its own.)
+    simplifyLoop(L, &DT, &LI, &SE, nullptr, nullptr, /*PreserveLCSSA=*/false);
+    formLCSSA(*L, DT, &LI, &SE);
+    if (!L->getLoopPreheader() || !L->hasDedicatedExits() || !L->getExitBlock())
+      continue;
+    unsigned Size = 0;
+    for (BasicBlock *BB : L->blocks())
+      Size += BB->size();
+    if (Size > MaxVersionedLoopSize)
+      continue;
+    // The flags are invariant in L; their conjunction picks the version.
+    IRBuilder<> B(L->getLoopPreheader()->getTerminator());
+    Value *Stream = nullptr;
+    for (unsigned I : Idx)
+      Stream = Stream ? B.CreateAnd(Stream, Streams[I]) : Streams[I];
+    versionLoop(*L, Stream, LI, DT);
+    for (unsigned I : Idx) {
+      StoreInst *S = Stores[I].S;
+      uint64_t Bytes =
+          DL.getTypeStoreSize(S->getValueOperand()->getType()).getFixedValue();
+      S->setAlignment(Align(Bytes));
+      S->setMetadata(LLVMContext::MD_nontemporal, NT);
+      Done.insert(S);
+    }
+  }
+}
+
 struct NonTemporalStores : PassInfoMixin<NonTemporalStores> {
   PreservedAnalyses run(Function &F, FunctionAnalysisManager &FAM) {
     Module &M = *F.getParent();
@@ -264,10 +366,6 @@ struct NonTemporalStores : PassInfoMixin<NonTemporalStores> {
       return PreservedAnalyses::all();
     const DataLayout &DL = M.getDataLayout();
     const Argument *Args = F.getArg(0), *Context = F.getArg(1);
-    struct Candidate {
-      StoreInst *S;
-      int Arg;
-    };
     SmallVector<Candidate, 16> Stores;
     SmallVector<Instruction *, 8> Releases;
     SmallDenseMap<const Value *, bool> WriteOnly;
@@ -402,8 +500,16 @@ struct NonTemporalStores : PassInfoMixin<NonTemporalStores> {
                           ConstantInt::get(I64, 0));
       AlignedFor.push_back(AB.CreateAnd(Large(S, Cand.Arg), Aligned));
     }
+    // Loops whose every candidate store tests a loop-invariant flag run in
+    // two versions, one with non-temporal stores and one with ordinary ones,
+    // chosen once before the loop (versionLoops): no branch per store.
+    DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+    SmallPtrSet<StoreInst *, 16> Versioned;
+    versionLoops(Stores, AlignedFor, LI, DT, SE, NT, DL, Versioned);
     for (auto [Cand, Stream] : zip(Stores, AlignedFor)) {
       StoreInst *S = Cand.S;
+      if (Versioned.contains(S))
+        continue;
       uint64_t Bytes =
           DL.getTypeStoreSize(S->getValueOperand()->getType()).getFixedValue();
       Instruction *Then = nullptr, *Else = nullptr;
