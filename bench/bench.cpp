@@ -1091,6 +1091,185 @@ double streamAdd(float *C, const float *A, const float *B, size_t Bytes,
   return onThreads(Bytes / 4, Threads, Part);
 }
 
+// The scan_lookback kernel's algorithm written for the host: what this
+// machine allows for its memory pattern (each chunk read twice, the second
+// time from the cache, written once), against which the kernel's %copy
+// reads. Threads take chunks of Chunk ints in order from a counter; each
+// sums its chunk, publishes the sum, looks back through its predecessors
+// for its prefix (a published inclusive prefix ends the walk), publishes
+// its own inclusive prefix, and writes the chunk's exclusive prefixes with
+// non-temporal stores. AVX2 loops (as the kernel compiles on this machine)
+// when the CPU has AVX2.
+struct LookBackState {
+  // 0: nothing yet; 1: Sum published; 2: Incl published.
+  std::atomic<int> Flag{0};
+  int Sum = 0, Incl = 0;
+};
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) int chunkSumAvx2(const int *In, size_t N) {
+  __m256i A = _mm256_setzero_si256(), B = A, C = A, D = A;
+  size_t I = 0;
+  const auto *V = reinterpret_cast<const __m256i *>(In);
+  for (; I + 32 <= N; I += 32, V += 4) {
+    A = _mm256_add_epi32(A, _mm256_loadu_si256(V));
+    B = _mm256_add_epi32(B, _mm256_loadu_si256(V + 1));
+    C = _mm256_add_epi32(C, _mm256_loadu_si256(V + 2));
+    D = _mm256_add_epi32(D, _mm256_loadu_si256(V + 3));
+  }
+  alignas(32) int Lanes[8];
+  _mm256_store_si256(
+      reinterpret_cast<__m256i *>(Lanes),
+      _mm256_add_epi32(_mm256_add_epi32(A, B), _mm256_add_epi32(C, D)));
+  int S = 0;
+  for (int L : Lanes)
+    S += L;
+  for (; I < N; ++I)
+    S += In[I];
+  return S;
+}
+
+// Out must be 32-byte aligned.
+__attribute__((target("avx2"))) void chunkPrefixAvx2(int *Out, const int *In,
+                                                     size_t N, int Pre) {
+  __m256i Carry = _mm256_set1_epi32(Pre);
+  size_t I = 0;
+  for (; I + 8 <= N; I += 8) {
+    __m256i X = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(In + I));
+    __m256i Y = _mm256_add_epi32(X, _mm256_slli_si256(X, 4));
+    Y = _mm256_add_epi32(Y, _mm256_slli_si256(Y, 8));
+    // The low block's total added to the high block.
+    __m256i Low =
+        _mm256_shuffle_epi32(_mm256_permute2x128_si256(Y, Y, 0x08), 0xff);
+    Y = _mm256_add_epi32(Y, Low);
+    __m256i Total =
+        _mm256_permute4x64_epi64(_mm256_shuffle_epi32(Y, 0xff), 0xaa);
+    _mm256_stream_si256(reinterpret_cast<__m256i *>(Out + I),
+                        _mm256_sub_epi32(_mm256_add_epi32(Y, Carry), X));
+    Carry = _mm256_add_epi32(Carry, Total);
+  }
+  Pre = _mm256_cvtsi256_si32(Carry);
+  for (; I < N; ++I) {
+    Out[I] = Pre;
+    Pre += In[I];
+  }
+}
+#endif
+
+int chunkSum(const int *In, size_t N, bool Avx2) {
+#if defined(__x86_64__)
+  if (Avx2)
+    return chunkSumAvx2(In, N);
+#endif
+  int S = 0;
+  for (size_t I = 0; I < N; ++I)
+    S += In[I];
+  return S;
+}
+
+void chunkPrefix(int *Out, const int *In, size_t N, int Pre, bool Avx2) {
+#if defined(__x86_64__)
+  if (Avx2)
+    return chunkPrefixAvx2(Out, In, N, Pre);
+#endif
+  for (size_t I = 0; I < N; ++I) {
+    Out[I] = Pre;
+    Pre += In[I];
+  }
+}
+
+/// Seconds for one host look-back scan of \p N ints (Out 32-byte aligned).
+double hostLookBackScan(int *Out, const int *In, size_t N, size_t Chunk,
+                        int Threads) {
+#if defined(__x86_64__)
+  static const bool Avx2 = __builtin_cpu_supports("avx2");
+#else
+  const bool Avx2 = false;
+#endif
+  size_t Chunks = (N + Chunk - 1) / Chunk;
+  std::vector<LookBackState> St(Chunks);
+  std::atomic<size_t> Next{0};
+  auto Worker = [&] {
+    for (;;) {
+      size_t C = Next.fetch_add(1, std::memory_order_relaxed);
+      if (C >= Chunks)
+        break;
+      size_t Begin = C * Chunk, Len = std::min(Chunk, N - Begin);
+      int Total = chunkSum(In + Begin, Len, Avx2), Prefix = 0;
+      if (C > 0) {
+        St[C].Sum = Total;
+        St[C].Flag.store(1, std::memory_order_release);
+        for (size_t J = C - 1;; --J) {
+          int F;
+          while ((F = St[J].Flag.load(std::memory_order_acquire)) == 0)
+            ;
+          if (F == 2) {
+            Prefix += St[J].Incl;
+            break;
+          }
+          Prefix += St[J].Sum;
+        }
+      }
+      St[C].Incl = Prefix + Total;
+      St[C].Flag.store(2, std::memory_order_release);
+      chunkPrefix(Out + Begin, In + Begin, Len, Prefix, Avx2);
+    }
+#if defined(__SSE__)
+    _mm_sfence();
+#endif
+  };
+  double T0 = nowSec();
+  std::vector<std::thread> Ts;
+  for (int T = 1; T < Threads; ++T)
+    Ts.emplace_back(Worker);
+  Worker();
+  for (std::thread &T : Ts)
+    T.join();
+  return nowSec() - T0;
+}
+
+/// The host look-back scan of \p N ints: the fastest chunk size (of the
+/// kernel's k choices, 256 work-items each) and thread count (1 or all),
+/// found once; then one scan per call.
+class HostScan {
+public:
+  HostScan(int N, int Threads) : N(N), Threads(Threads) {
+    In = static_cast<int *>(std::aligned_alloc(64, size_t(N) * 4));
+    Out = static_cast<int *>(std::aligned_alloc(64, size_t(N) * 4));
+    for (int I = 0; I < N; ++I)
+      In[I] = (I * 7 + 3) % 16, Out[I] = 0;
+    double Best = 0;
+    for (int K : {64, 128, 256, 512, 1024})
+      for (int T : {1, Threads}) {
+        double S = hostLookBackScan(Out, In, N, size_t(K) * 256, T);
+        for (int R = 0; R < 2; ++R)
+          S = std::min(S, hostLookBackScan(Out, In, N, size_t(K) * 256, T));
+        if (Best == 0 || S < Best)
+          Best = S, Chunk = size_t(K) * 256, Use = T;
+      }
+    int Sum = 0;
+    for (int I = 0; I < N && Ok; ++I) {
+      Ok = Out[I] == Sum;
+      Sum += In[I];
+    }
+  }
+  ~HostScan() {
+    std::free(In);
+    std::free(Out);
+  }
+  double run() { return hostLookBackScan(Out, In, N, Chunk, Use); }
+  std::string what() const {
+    return "k = " + std::to_string(Chunk / 256) + ", " + std::to_string(Use) +
+           (Use == 1 ? " thread" : " threads") + (Ok ? "" : ", WRONG RESULT");
+  }
+
+private:
+  int N, Threads, Use = 1;
+  size_t Chunk = 0;
+  int *In = nullptr, *Out = nullptr;
+  bool Ok = true;
+};
+
 /// GB/s of a copy of \p Bytes (bytes read plus bytes written, as for the
 /// kernels) from its timings in seconds.
 double copyGBs(size_t Bytes, const std::vector<double> &Seconds) {
@@ -1158,6 +1337,10 @@ struct Spec {
   /// Work-item barrier crossings per run (barrier_stress): the report adds
   /// the cost of one, per hardware thread.
   double Crossings = 0;
+  /// Ints of the host look-back scan (HostScan) run after A and B in each
+  /// repetition (scan_lookback: the machine's ceiling for its pattern); 0:
+  /// none.
+  int HostScanInts = 0;
 };
 
 std::vector<Spec> specs(const Sizes &S) {
@@ -1257,7 +1440,8 @@ std::vector<Spec> specs(const Sizes &S) {
                [=](Platform &P) -> B {
                  return std::make_unique<ScanBench>(P, ScanBench::LookBack,
                                                     S.Scan);
-               }});
+               },
+               0, S.Scan});
   V.push_back(
       {"math", "Gelem/s", SN / GB, 0, false,
        "sin+exp+log+pow, " + std::to_string(S.Stream >> 20) + "M floats",
@@ -1300,6 +1484,9 @@ struct Row {
   /// this row (after A and B of each), so the %copy reference sees the
   /// same moment of a noisy machine as the kernels; seconds per copy.
   std::vector<double> Ref1, RefN;
+  /// Seconds of each host look-back scan (Spec::HostScanInts).
+  std::vector<double> HostScanSeconds;
+  std::string HostScanWhat;
   double refGBs() const;
 };
 
@@ -1352,6 +1539,10 @@ void runRow(Row &R, std::vector<Platform *> &Ps, int Reps) {
     if (!Why.empty())
       R.O[I].Status = "FAIL", R.O[I].Why = "wrong result: " + Why;
   };
+  std::unique_ptr<HostScan> Host;
+  if (S.HostScanInts > 0)
+    Host = std::make_unique<HostScan>(
+        S.HostScanInts, int(std::max(1u, std::thread::hardware_concurrency())));
   for (size_t I = 0; I < Ps.size(); ++I)
     Guard(I, [&] {
       Bs[I] = S.Make(*Ps[I]);
@@ -1369,7 +1560,11 @@ void runRow(Row &R, std::vector<Platform *> &Ps, int Reps) {
       R.RefN.push_back(
           streamCopy(RowRef.Dst, RowRef.Src, RowRef.Bytes, RowRef.Threads));
     }
+    if (Host)
+      R.HostScanSeconds.push_back(Host->run());
   }
+  if (Host)
+    R.HostScanWhat = Host->what();
   for (size_t I = 0; I < Ps.size(); ++I)
     if (Bs[I])
       Guard(I, [&] { Verify(I); });
@@ -1502,7 +1697,7 @@ int main(int Argc, char **Argv) {
       }
     for (const Spec &S : All)
       if (Want.empty() || std::count(Want.begin(), Want.end(), S.Name))
-        Rows.push_back(Row{&S, {}, {}, {}});
+        Rows.push_back(Row{&S, {}, {}, {}, {}, {}});
   }
 
   Platform PA, PB;
@@ -1586,6 +1781,18 @@ int main(int Argc, char **Argv) {
       if (O.Status == "FAIL" || (I == 0 && O.Status != "ok"))
         Bad = true;
     }
+    if (!R.HostScanSeconds.empty()) {
+      // The same algorithm on the host: this machine's ceiling for it.
+      double HostGBs = S.Work / median(R.HostScanSeconds);
+      Notes += (Notes.empty() ? "" : "; ") +
+               std::string("host look-back scan (") + R.HostScanWhat +
+               "): " + fmt(HostGBs) +
+               " GB/s = " + fmt(100 * HostGBs / R.refGBs()) + "% of host copy";
+      if (R.O[0].Status == "ok")
+        Notes += ", " + Ps[0]->Label + " = " +
+                 fmt(100 * value(S, median(R.O[0].Samples)) / HostGBs) +
+                 "% of it";
+    }
     std::string Speedup;
     if (Two && R.O[0].Status == "ok" && R.O[1].Status == "ok")
       Speedup = fmt(median(R.O[1].Samples) / median(R.O[0].Samples)) + "x";
@@ -1647,6 +1854,9 @@ int main(int Argc, char **Argv) {
       }
       if (S.VsCopy)
         Out << ",\n     \"host_copy_gbs\": " << jsonNum(R.refGBs());
+      if (!R.HostScanSeconds.empty())
+        Out << ",\n     \"host_lookback_scan_gbs\": "
+            << jsonNum(S.Work / median(R.HostScanSeconds));
       Out << ",\n     \"speedup\": ";
       if (Two && R.O[0].Status == "ok" && R.O[1].Status == "ok")
         Out << jsonNum(median(R.O[1].Samples) / median(R.O[0].Samples));
