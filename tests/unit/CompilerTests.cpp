@@ -523,6 +523,15 @@ kernel void ring(global const int *in, global int *out) {
                                      "249\n.*icmp sgt i32 %[^,]+, -1")));
   CHECK_FALSE(has(Ring, "%lanes.adjacent = icmp eq i"));
   CHECK(has(Ring, "@llvm.masked.gather"));
+  // Session 22: the vector that wraps is two masked loads, from lane 0's
+  // address and M elements below it (the gather stays for negative srem
+  // dividends), and the countdown loop runs 4 vectors per pass.
+  CHECK(std::regex_search(Ring,
+                          std::regex("%wrap\\.lanes = call <(4|8|16) x i32> "
+                                     "@llvm\\.masked\\.load")));
+  CHECK(std::regex_search(
+      Ring, std::regex("getelementptr i8, ptr %lane0\\.addr, i64 -1024")));
+  CHECK(has(Ring, "%lane0.addr.3 = "));
   // off[i / chunk]: one scalar load and a broadcast when all lanes agree.
   std::string O = functionText(IR, "wg_offsets");
   INFO(O);
