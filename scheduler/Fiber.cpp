@@ -154,15 +154,23 @@ struct Group {
   ctx::fcontext_t *Resumes = nullptr;
   size_t PassEnd = 0;
   ctx::fcontext_t Loop = nullptr;
+  /// Work-items that stopped at a work-group barrier or collective in the
+  /// current pass: when all did, the group loop releases them without
+  /// looking at each sub-group.
+  size_t AtGroup = 0;
 };
 
 /// A fiber and its stack. The fiber's entry loops forever: run a work-item,
 /// switch back, run the next one it is given. Fibers are thus made once and
 /// reused by every group this thread runs.
-struct Fiber {
+struct alignas(64) Fiber {
+  // What a switch reads (Index, G) shares the first cache line with the
+  // start of Ctx; 256 fibers' lines are more than L1 holds, so the next
+  // fiber's are prefetched (switchAway).
+  size_t Index = 0;        // linear local id in the current group
+  Group *G = nullptr;      // Ctx.Group
   void *Mapping = nullptr; // guard page + stack
   size_t MappingSize = 0;
-  size_t Index = 0;   // linear local id in the current group
   uint32_t Spins = 0; // rounds of waiting loops (yieldImpl)
   void *TsanFiber = nullptr;
   void *AsanFake = nullptr; // CLCPU_ASAN builds
@@ -182,7 +190,7 @@ struct Hop {
 void arrived(ctx::transfer_t T) {
   auto *H = static_cast<Hop *>(T.data);
 #ifdef CLCPU_ASAN_FIBERS
-  Group *AG = static_cast<Group *>((H->From ? H->From : H->To)->Ctx.Group);
+  Group *AG = (H->From ? H->From : H->To)->G;
   const void *FromStack = nullptr;
   size_t FromSize = 0;
   __sanitizer_finish_switch_fiber(H->To ? H->To->AsanFake : AG->AsanFake,
@@ -193,9 +201,9 @@ void arrived(ctx::transfer_t T) {
   }
 #endif
   if (H->From)
-    static_cast<Group *>(H->From->Ctx.Group)->Resumes[H->From->Index] = T.fctx;
+    H->From->G->Resumes[H->From->Index] = T.fctx;
   else
-    static_cast<Group *>(H->To->Ctx.Group)->Loop = T.fctx;
+    H->To->G->Loop = T.fctx;
 }
 
 bool runnable(Wait W) { return W == Wait::None || W == Wait::Yield; }
@@ -220,7 +228,7 @@ void asanSwitch(void **Save, const Fiber *To, const Group &G) {
 /// loop after the last one: one context switch per work-item per barrier
 /// instead of two through the loop.
 void switchAway(Fiber *F) {
-  auto *G = static_cast<Group *>(F->Ctx.Group);
+  Group *G = F->G;
   Fiber *Next = nullptr;
   ctx::fcontext_t To = G->Loop;
   for (size_t J = F->Index + 1; J < G->PassEnd; ++J)
@@ -232,8 +240,11 @@ void switchAway(Fiber *F) {
       // its context, which it reads first when it runs. 256 fibers' stacks
       // and contexts are more than L1 holds.
       if (J + 1 < G->PassEnd) {
+        const Fiber *After = G->Fibers[J + 1];
         __builtin_prefetch(G->Resumes[J + 1]);
-        __builtin_prefetch(&G->Fibers[J + 1]->Ctx);
+        __builtin_prefetch(After);
+        // The kernel reads its local id and barrier function from there.
+        __builtin_prefetch(&After->Ctx.LocalId);
       }
       break;
     }
@@ -257,7 +268,7 @@ void fiberMain(ctx::transfer_t T) {
   Fiber *F = static_cast<Hop *>(T.data)->To;
   arrived(T);
   for (;;) {
-    auto *G = static_cast<Group *>(F->Ctx.Group);
+    Group *G = F->G;
     G->Fn(G->Args, &F->Ctx);
     G->States[F->Index] = Wait::Done;
     switchAway(F);
@@ -266,7 +277,8 @@ void fiberMain(ctx::transfer_t T) {
 
 void waitFor(const WorkGroupContext *C, Wait W) {
   Fiber *F = fiberOf(C);
-  static_cast<Group *>(C->Group)->States[F->Index] = W;
+  F->G->States[F->Index] = W;
+  F->G->AtGroup += W == Wait::Group;
   switchAway(F);
 }
 void barrierImpl(const WorkGroupContext *C) { waitFor(C, Wait::Group); }
@@ -501,6 +513,7 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args, const WorkGroupContext &Base,
         F->Ctx.SubGroupBarrier = subGroupBarrierImpl;
         F->Ctx.Yield = yieldImpl;
         F->Ctx.Group = &G;
+        F->G = &G;
         F->Index = I;
         // Private variables live on the fiber's stack.
         F->Ctx.PrivateLo = F->Mapping;
@@ -522,7 +535,19 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args, const WorkGroupContext &Base,
   G.Fibers = Fs;
   Wait *W = G.States;
   for (;;) {
+    G.AtGroup = 0;
     runPass(G, Fs, 0, N);
+    if (G.AtGroup == N) {
+      // Every work-item at a work-group barrier or collective: nothing
+      // for the sub-groups to do.
+      if (G.WG.Pending) {
+        runCollective(G.Scratch.data(), G.Arg.data(), N, G.WG.Op,
+                      G.WG.BroadcastFrom);
+        G.WG.Pending = false;
+      }
+      std::fill(W, W + N, Wait::None);
+      continue;
+    }
     bool Busy = false, AtGroup = false;
     for (size_t S = 0, Begin = 0; S < NumSG; ++S, Begin += G.SubGroupSize) {
       size_t End = std::min(N, Begin + G.SubGroupSize);
