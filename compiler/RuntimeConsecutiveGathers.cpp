@@ -457,7 +457,7 @@ std::optional<CountDown> planCountDown(IntrinsicInst *II, const Lanes &L,
 /// How many iterations of a countdown loop run per pass of its unrolled
 /// body (addRuntimeConsecutiveGatherPass runs the unroller after this
 /// pass). barrier_stress's neighbour loop: 10 instructions per vector, 6 of
-/// them the loop's and the count's; unrolled by 4, 6 per vector.
+/// them the loop's and the count's; unrolled by 4, 7 per vector.
 constexpr unsigned CountDownUnroll = 4;
 
 /// Asks the unroller for CountDownUnroll copies of the body of the loop
