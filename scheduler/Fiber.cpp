@@ -534,18 +534,25 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args, const WorkGroupContext &Base,
   Fiber **Fs = P.Fibers.data();
   G.Fibers = Fs;
   Wait *W = G.States;
+  // The work-group barrier: its collective, if any, then every work-item
+  // waiting there runs again.
+  auto releaseGroup = [&] {
+    if (G.WG.Pending) {
+      runCollective(G.Scratch.data(), G.Arg.data(), N, G.WG.Op,
+                    G.WG.BroadcastFrom);
+      G.WG.Pending = false;
+    }
+    for (size_t J = 0; J < N; ++J)
+      if (W[J] == Wait::Group)
+        W[J] = Wait::None;
+  };
   for (;;) {
     G.AtGroup = 0;
     runPass(G, Fs, 0, N);
     if (G.AtGroup == N) {
       // Every work-item at a work-group barrier or collective: nothing
       // for the sub-groups to do.
-      if (G.WG.Pending) {
-        runCollective(G.Scratch.data(), G.Arg.data(), N, G.WG.Op,
-                      G.WG.BroadcastFrom);
-        G.WG.Pending = false;
-      }
-      std::fill(W, W + N, Wait::None);
+      releaseGroup();
       continue;
     }
     bool Busy = false, AtGroup = false;
@@ -584,14 +591,7 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args, const WorkGroupContext &Base,
       continue;
     if (!AtGroup)
       break; // every work-item finished
-    if (G.WG.Pending) {
-      runCollective(G.Scratch.data(), G.Arg.data(), N, G.WG.Op,
-                    G.WG.BroadcastFrom);
-      G.WG.Pending = false;
-    }
-    for (size_t J = 0; J < N; ++J)
-      if (W[J] == Wait::Group)
-        W[J] = Wait::None;
+    releaseGroup();
   }
 }
 
