@@ -50,6 +50,7 @@
 // operand, a dynamically sized private allocation, private state above
 // MaxRegionScratch per work-item) stay on fibers (compiler/Barriers.cpp).
 
+#include "compiler/Binary.h"
 #include "compiler/Internal.h"
 #include "compiler/WorkGroupContext.h"
 
@@ -429,6 +430,72 @@ Function *emitCollectiveStep(Module &M, const std::string &Name,
       Runtime(CB, CB.getInt64(0), N, States);
     }
     CB.CreateBr(Done);
+  }
+  return F;
+}
+
+/// Whether the driver can compute sync point \p S for one sub-group at a
+/// time, right after that sub-group's work-items ran the region before it:
+/// a sub-group barrier, or a sub-group collective computed in the kernel's
+/// code (InlineCollectives.cpp) or a reconvergence point.
+bool subGroupLocal(const SyncPoint &S) {
+  if (S.What.Kind == SyncCall::SubGroupBarrier)
+    return true;
+  uint32_t Op = S.What.Op;
+  return S.What.Kind == SyncCall::Collective && (Op & CollSubGroup) &&
+         ((Op % CollSubGroup) / 16 == CollReconverge || inlineSubGroupOp(Op));
+}
+
+/// `void <K>.collective.sg(ctx, i32 region, ptr scratch, i64 n, i64
+/// first)`: what <K>.collective does before \p region when it follows one
+/// of the sub-group sync points \p Ids, for the one full sub-group whose
+/// first linear local id is \p first only (every work-item of it stopped
+/// there: the regions before have uniform exits). Always inlined with a
+/// constant region: the sub-group's slots as one vector, the operation
+/// across its lanes, one store.
+Function *emitSubGroupStep(Module &M, const std::string &Name,
+                           ArrayRef<SyncPoint> Syncs, ArrayRef<unsigned> Ids,
+                           ArrayRef<SlotCopy> Copies) {
+  LLVMContext &C = M.getContext();
+  Type *I64 = Type::getInt64Ty(C), *I32 = Type::getInt32Ty(C);
+  PointerType *Ptr = PointerType::getUnqual(C);
+  auto *F = Function::Create(
+      FunctionType::get(Type::getVoidTy(C), {Ptr, I32, Ptr, I64, I64}, false),
+      GlobalValue::InternalLinkage, Name + ".collective.sg", M);
+  F->addFnAttr(Attribute::NoUnwind);
+  F->addFnAttr(Attribute::AlwaysInline);
+  Value *Region = F->getArg(1), *Scratch = F->getArg(2), *N = F->getArg(3),
+        *First = F->getArg(4);
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
+  BasicBlock *Done = BasicBlock::Create(C, "done", F);
+  ReturnInst::Create(C, Done);
+  IRBuilder<> B(Entry);
+  SwitchInst *Sw = B.CreateSwitch(Region, Done);
+  for (const SyncPoint &S : Syncs) {
+    if (!is_contained(Ids, S.Id))
+      continue;
+    BasicBlock *BB = BasicBlock::Create(C, "step.sg", F, Done);
+    Sw->addCase(B.getInt32(S.Id), BB);
+    IRBuilder<> SB(BB);
+    auto At = [&](uint64_t Offset) {
+      return SB.CreateInBoundsGEP(SB.getInt8Ty(), Scratch,
+                                  SB.CreateMul(N, SB.getInt64(Offset)));
+    };
+    // The group-wide slots of uniform values (every sub-group stores the
+    // same value there, and reads it back before the next one runs).
+    for (const SlotCopy &Cp : Copies)
+      if (Cp.Id == S.Id)
+        SB.CreateMemCpy(At(Cp.To), Align(1), At(Cp.From), Align(1), Cp.Bytes);
+    uint32_t Op = S.What.Op;
+    if (S.What.Kind == SyncCall::Collective &&
+        (Op % CollSubGroup) / 16 != CollReconverge) {
+      Value *Values = SB.CreateInBoundsGEP(I64, At(ValueOffset), First);
+      Value *Args = SB.CreateInBoundsGEP(I64, At(IndexOffset), First);
+      emitInlineSubGroupOp(SB, Op, Values, Args,
+                           SB.getInt64(hostSubGroupSize()),
+                           /*States=*/nullptr, Region);
+    }
+    SB.CreateBr(Done);
   }
   return F;
 }
@@ -961,8 +1028,33 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
     Sh.UniformExit = exitIsUniform(Start, Uniform, Lid);
     Shapes.push_back(Sh);
   }
+  // Sub-group stretches: the sub-group sync points whose next region has a
+  // uniform exit, and the regions with uniform exits that start after one
+  // or can stop at one (Shapes[Id]: the region starting after sync point
+  // Id; each sync block now returns, so a forward walk stays in its region).
+  SmallVector<unsigned, 8> SubGroupSyncs;
+  for (const SyncPoint &S : Syncs)
+    if (subGroupLocal(S) && Shapes[S.Id].UniformExit)
+      SubGroupSyncs.push_back(S.Id);
+  unsigned Stretched = 0;
+  for (auto [Start, Id] : Starts) {
+    RegionShape &Sh = Shapes[Id];
+    if (!Sh.UniformExit)
+      continue;
+    DenseSet<const BasicBlock *> In = reachable(Start, /*Forward=*/true);
+    Sh.SubGroupStretch =
+        is_contained(SubGroupSyncs, Id) ||
+        any_of(Syncs, [&](const SyncPoint &S) {
+          return is_contained(SubGroupSyncs, S.Id) && In.count(S.Block);
+        });
+    Stretched += Sh.SubGroupStretch;
+  }
   Function *Step = emitCollectiveStep(M, K.Name, Syncs, Copies);
-  emitRegionDriver(M, Kernel, *R, *Step, Shapes, ReachedBy, K);
+  Function *SubGroupStep =
+      Stretched ? emitSubGroupStep(M, K.Name, Syncs, SubGroupSyncs, Copies)
+                : nullptr;
+  emitRegionDriver(M, Kernel, *R, *Step, SubGroupStep, SubGroupSyncs, Shapes,
+                   ReachedBy, K);
 
   unsigned Barriers =
       static_cast<unsigned>(Syncs.size()) - Collectives - Meetings - LoopSyncs;
@@ -985,7 +1077,10 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
            " bytes of scratch per work-item, " +
            std::to_string(count_if(
                Shapes, [](const RegionShape &S) { return S.UniformExit; })) +
-           " regions with uniform exits";
+           " regions with uniform exits" +
+           (Stretched ? ", " + std::to_string(Stretched) +
+                            " run per sub-group when the x size allows"
+                      : std::string());
   return true;
 }
 

@@ -312,12 +312,26 @@ struct RegionShape {
   /// by uniform branches: work-items that start it together stop together,
   /// so the driver reads one work-item's state instead of scanning all.
   bool UniformExit = false;
+  /// It runs one sub-group at a time when the group's x size is a multiple
+  /// of the sub-group size: its exit is uniform and it starts after, or can
+  /// stop at, one of the sync points in the driver's \p SubGroupSyncs.
+  bool SubGroupStretch = false;
 };
 /// \p ReachedBy: for a kernel with non-uniform sub-group functions, bit t
 /// of entry s says sync point t can reach sync point s (the divergent loop
 /// then releases the sync points in that order); empty: lowest first.
+/// \p SubGroupSyncs: the sub-group sync points (sub-group barriers and
+/// collectives computed in the kernel's code) whose next region has a
+/// uniform exit; \p SubGroupStep (`void(ctx, i32 sync point, ptr scratch,
+/// i64 n, i64 first)`) computes one of them for the one sub-group whose
+/// first linear local id is `first`. A stretch of regions joined by them
+/// runs sub-group by sub-group: each region a loop over the sub-group's S
+/// work-items (one vector), its collective across that vector's lanes
+/// right after, then the next region, until a work-group sync point.
 void emitRegionDriver(llvm::Module &M, llvm::Function &Kernel,
                       llvm::Function &Regions, llvm::Function &CollectiveStep,
+                      llvm::Function *SubGroupStep,
+                      llvm::ArrayRef<unsigned> SubGroupSyncs,
                       llvm::ArrayRef<RegionShape> Shapes,
                       llvm::ArrayRef<uint64_t> ReachedBy, const KernelInfo &K);
 

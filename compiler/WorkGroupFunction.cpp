@@ -573,10 +573,105 @@ Value *pickSyncPoint(IRBuilder<> &B, Value *Scratch, Value *N,
   return Result;
 }
 
+/// A stretch of regions joined by sub-group sync points, run sub-group by
+/// sub-group (#8: sub-group functions as operations across the lanes of
+/// the sub-group's vector): for each sub-group (an x-run of \p S work-items,
+/// the x size a multiple of S), the region \p Start as a loop over its S
+/// work-items (\p Run emits one work-item's call and returns the state
+/// the region stored, one for all: its exit is uniform); if that state is a
+/// sub-group sync point of \p Syncs, \p Step computes it for this sub-group
+/// and the region after it runs, and so on until a work-group sync point
+/// (or the end), where the next sub-group starts. Sub-groups need not run
+/// together between work-group sync points, and a region with a uniform
+/// exit stops every sub-group at the same one. Leaves \p B after the
+/// loops; returns the state there and its block.
+std::pair<Value *, BasicBlock *> emitSubGroupStretch(
+    IRBuilder<> &B, Value *const Size[3], unsigned S, Value *Start,
+    ArrayRef<RegionShape> Shapes, ArrayRef<unsigned> Syncs, unsigned Lanes,
+    function_ref<Value *(IRBuilder<> &, Value *, Value *, Value *, unsigned)>
+        Run,
+    function_ref<void(IRBuilder<> &, unsigned, Value *)> Step) {
+  LLVMContext &C = B.getContext();
+  Function *WG = B.GetInsertBlock()->getParent();
+  Type *I32 = B.getInt32Ty();
+  // The sub-groups in linear order: z, y, then x-runs of S.
+  BasicBlock *Next = BasicBlock::Create(C, "sg.region", WG);
+  BasicBlock *Check = BasicBlock::Create(C, "sg.stopped", WG);
+  BasicBlock *Done = BasicBlock::Create(C, "sg.done", WG);
+  PHINode *Cur = nullptr, *State = nullptr;
+  Value *ZV = nullptr, *YV = nullptr, *X0 = nullptr;
+  Value *Stride[3] = {B.CreateUDiv(Size[0], B.getInt64(S)), Size[1], Size[2]};
+  emitLocalIdLoops(B, Stride,
+                   [&](IRBuilder<> &XB, Value *X, Value *Y, Value *Z) {
+                     BasicBlock *Pre = XB.GetInsertBlock();
+                     XB.CreateBr(Next);
+                     XB.SetInsertPoint(Next);
+                     Cur = XB.CreatePHI(I32, 2, "sg.at");
+                     Cur->addIncoming(Start, Pre);
+                     X0 = XB.CreateMul(X, XB.getInt64(S), "sg.x0", true, true);
+                     YV = Y;
+                     ZV = Z;
+                     XB.SetInsertPoint(Done);
+                   });
+  // Next: one S-item loop per region of the stretch (every region the
+  // stretch starts at or continues to is one).
+  BasicBlock *None = BasicBlock::Create(C, "sg.none", WG);
+  new UnreachableInst(C, None);
+  IRBuilder<> NB(Next);
+  SwitchInst *Sw = NB.CreateSwitch(Cur, None);
+  IRBuilder<> CB(Check);
+  State = CB.CreatePHI(I32, Shapes.size(), "sg.state");
+  for (unsigned R = 0; R < Shapes.size(); ++R) {
+    if (!Shapes[R].SubGroupStretch)
+      continue;
+    BasicBlock *BB = BasicBlock::Create(C, "sg.region." + Twine(R), WG, Check);
+    Sw->addCase(NB.getInt32(R), BB);
+    IRBuilder<> RB(BB);
+    BasicBlock *Pre = BB;
+    BasicBlock *Body = BasicBlock::Create(C, "sg.x", WG, Check);
+    BasicBlock *Exit = BasicBlock::Create(C, "sg.x.done", WG, Check);
+    RB.CreateBr(Body);
+    RB.SetInsertPoint(Body);
+    PHINode *X = RB.CreatePHI(B.getInt64Ty(), 2, "lx");
+    X->addIncoming(X0, Pre);
+    Value *St = Run(RB, X, YV, ZV, R);
+    Value *XN = RB.CreateAdd(X, RB.getInt64(1), "lx.next", true, true);
+    X->addIncoming(XN, RB.GetInsertBlock());
+    BranchInst *Latch = RB.CreateCondBr(
+        RB.CreateICmpULT(XN, RB.CreateAdd(X0, RB.getInt64(S), "", true, true)),
+        Body, Exit);
+    // Always widened by one vector: the loop is the sub-group.
+    markWorkItemLoop(*Latch, /*BodyHasLoops=*/true, Lanes);
+    RB.SetInsertPoint(Exit);
+    PHINode *Out = RB.CreatePHI(I32, 1);
+    Out->addIncoming(St, Latch->getParent());
+    RB.CreateBr(Check);
+    State->addIncoming(Out, Exit);
+  }
+  // Stopped at a sub-group sync point: compute it for this sub-group and run
+  // the region after it; anywhere else, this sub-group is done.
+  Value *First = CB.CreateAdd(
+      CB.CreateMul(CB.CreateAdd(CB.CreateMul(ZV, Size[1]), YV), Size[0]), X0,
+      "sg.first");
+  SwitchInst *Stopped = CB.CreateSwitch(State, Done);
+  for (unsigned Sync : Syncs) {
+    BasicBlock *BB = BasicBlock::Create(C, "sg.step." + Twine(Sync), WG, Done);
+    Stopped->addCase(CB.getInt32(Sync), BB);
+    IRBuilder<> SB(BB);
+    Step(SB, Sync, First);
+    SB.CreateBr(Next);
+    Cur->addIncoming(SB.getInt32(Sync), BB);
+  }
+  // (Done: the x-run loop's latch, where emitLocalIdLoops' body ended.)
+  return {State, B.GetInsertBlock()};
+}
+
 } // namespace
 
 void emitRegionDriver(Module &M, Function &Kernel, Function &Regions,
-                      Function &CollectiveStep, ArrayRef<RegionShape> Shapes,
+                      Function &CollectiveStep, Function *SubGroupStep,
+                      ArrayRef<unsigned> SubGroupSyncs,
+                      ArrayRef<RegionShape> Shapes,
                       ArrayRef<uint64_t> ReachedBy, const KernelInfo &K) {
   LLVMContext &C = M.getContext();
   Type *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
@@ -620,9 +715,31 @@ void emitRegionDriver(Module &M, Function &Kernel, Function &Regions,
   unsigned Lanes = workItemLanes(Kernel);
   BasicBlock *Same = BasicBlock::Create(C, "uniform", WG);
   SmallVector<std::pair<Value *, BasicBlock *>, 8> Known;
+  // Sub-group stretches (see emitSubGroupStretch): a region of one runs
+  // there when the x size is a multiple of the sub-group size, so that
+  // every sub-group is one x-run of S work-items.
+  BasicBlock *Stretch = nullptr;
+  PHINode *StretchStart = nullptr;
+  unsigned S = hostSubGroupSize();
+  if (SubGroupStep) {
+    Stretch = BasicBlock::Create(C, "stretch", WG, Scan);
+    IRBuilder<> SB(Stretch);
+    StretchStart = SB.CreatePHI(I32, 2, "stretch.start");
+  }
   for (unsigned R = 0; R < Shapes.size(); ++R) {
     BasicBlock *L = BasicBlock::Create(C, "region." + Twine(R), WG, Scan);
-    Sw->addCase(B.getInt32(R), L);
+    if (Stretch && Shapes[R].SubGroupStretch) {
+      BasicBlock *Pick =
+          BasicBlock::Create(C, "region." + Twine(R) + ".pick", WG, L);
+      Sw->addCase(B.getInt32(R), Pick);
+      IRBuilder<> PB(Pick);
+      PB.CreateCondBr(
+          PB.CreateICmpEQ(PB.CreateAnd(Size[0], S - 1), PB.getInt64(0)),
+          Stretch, L);
+      StretchStart->addIncoming(PB.getInt32(R), Pick);
+    } else {
+      Sw->addCase(B.getInt32(R), L);
+    }
     IRBuilder<> LB(L);
     BranchInst *Latch = emitLocalIdLoops(
         LB, Size, [&](IRBuilder<> &XB, Value *X, Value *Y, Value *Z) {
@@ -640,6 +757,24 @@ void emitRegionDriver(Module &M, Function &Kernel, Function &Regions,
     } else {
       LB.CreateBr(Scan);
     }
+  }
+
+  if (Stretch) {
+    IRBuilder<> SB(Stretch);
+    auto [Last, From] = emitSubGroupStretch(
+        SB, Size, S, StretchStart, Shapes, SubGroupSyncs, Lanes,
+        [&](IRBuilder<> &XB, Value *X, Value *Y, Value *Z, unsigned R) {
+          CallInst *Next = RegionCall(XB, X, Y, Z, XB.getInt32(R), true);
+          Next->addFnAttr(Attribute::AlwaysInline);
+          return XB.CreateLoad(I32, Scratch, "first.state");
+        },
+        [&](IRBuilder<> &XB, unsigned Sync, Value *First) {
+          CallInst *Call = XB.CreateCall(
+              SubGroupStep, {Ctx, XB.getInt32(Sync), Scratch, N, First});
+          Call->addFnAttr(Attribute::AlwaysInline);
+        });
+    Known.push_back({Last, From});
+    SB.CreateBr(Same);
   }
 
   // Scan: did every work-item stop at the same sync point?
