@@ -450,12 +450,14 @@ bool subGroupLocal(const SyncPoint &S) {
 /// first)`: what <K>.collective does before \p region when it follows one
 /// of the sub-group sync points \p Ids, for the one full sub-group whose
 /// first linear local id is \p first only (every work-item of it stopped
-/// there: the regions before have uniform exits). Always inlined with a
-/// constant region: the sub-group's slots as one vector, the operation
-/// across its lanes, one store.
+/// there: the regions before have uniform exits). Inlined with a constant
+/// region after the vectorizer (compiler/SubGroupStepInline.cpp): the
+/// sub-group's slots as one vector, the operation across its lanes, one
+/// store.
 Function *emitSubGroupStep(Module &M, const std::string &Name,
                            ArrayRef<SyncPoint> Syncs, ArrayRef<unsigned> Ids,
-                           ArrayRef<SlotCopy> Copies) {
+                           ArrayRef<SlotCopy> Copies,
+                           function_ref<void(Instruction *, uint64_t)> Tag) {
   LLVMContext &C = M.getContext();
   Type *I64 = Type::getInt64Ty(C), *I32 = Type::getInt32Ty(C);
   PointerType *Ptr = PointerType::getUnqual(C);
@@ -463,7 +465,9 @@ Function *emitSubGroupStep(Module &M, const std::string &Name,
       FunctionType::get(Type::getVoidTy(C), {Ptr, I32, Ptr, I64, I64}, false),
       GlobalValue::InternalLinkage, Name + ".collective.sg", M);
   F->addFnAttr(Attribute::NoUnwind);
-  F->addFnAttr(Attribute::AlwaysInline);
+  // Inlined after the vectorizer (compiler/SubGroupStepInline.cpp).
+  F->addFnAttr(Attribute::NoInline);
+  F->addFnAttr(LateInlineAttr);
   Value *Region = F->getArg(1), *Scratch = F->getArg(2), *N = F->getArg(3),
         *First = F->getArg(4);
   BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
@@ -489,14 +493,45 @@ Function *emitSubGroupStep(Module &M, const std::string &Name,
     uint32_t Op = S.What.Op;
     if (S.What.Kind == SyncCall::Collective &&
         (Op % CollSubGroup) / 16 != CollReconverge) {
-      Value *Values = SB.CreateInBoundsGEP(I64, At(ValueOffset), First);
-      Value *Args = SB.CreateInBoundsGEP(I64, At(IndexOffset), First);
+      // The addresses the regions' own slot accesses use (so that, inlined
+      // next to them, they are the same values and GVN forwards the
+      // region's stores: compiler/SubGroupStepInline.cpp).
+      ScratchAddress SA{Scratch, N, First};
+      Value *Values = SA.at(SB, {ValueOffset, 8});
+      Value *Args = SA.at(SB, {IndexOffset, 8});
       emitInlineSubGroupOp(SB, Op, Values, Args,
                            SB.getInt64(hostSubGroupSize()),
                            /*States=*/nullptr, Region);
+      // Each access gets the alias tag of the slot it reads or writes (its
+      // address is an offset from Values or Args).
+      for (Instruction &I : instructions(*F)) {
+        Value *P = getLoadStorePointerOperand(&I);
+        if (auto *II = dyn_cast<IntrinsicInst>(&I))
+          switch (II->getIntrinsicID()) {
+          case Intrinsic::masked_gather:
+          case Intrinsic::masked_load:
+            P = II->getArgOperand(0);
+            break;
+          case Intrinsic::masked_scatter:
+          case Intrinsic::masked_store:
+            P = II->getArgOperand(1);
+            break;
+          default:
+            break;
+          }
+        while (P != Values && P != Args)
+          if (auto *G = dyn_cast_or_null<GetElementPtrInst>(P))
+            P = G->getPointerOperand();
+          else
+            break;
+        if ((P == Values || P == Args) &&
+            !I.getMetadata(LLVMContext::MD_tbaa))
+          Tag(&I, P == Values ? ValueOffset : IndexOffset);
+      }
     }
     SB.CreateBr(Done);
   }
+  // (The copies' memcpys stay untagged: they may alias anything.)
   return F;
 }
 
@@ -862,8 +897,24 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
   SmallVector<Metadata *, 8> AllSlotScopes = {PerItem, StateScope};
   for (auto &[Offset, G] : GroupScopes)
     AllSlotScopes.push_back(G);
-  auto Scoped = [&](Instruction *I, Slot S = {0, 1},
-                    MDNode *OwnScope = nullptr) {
+  // And every slot a type-based alias tag of its own (the slots never
+  // overlap): unlike scopes, which the inliner clones per inlined call, tags
+  // still tell apart the slots of two regions inlined one after the other
+  // (and the sub-group step between them: SubGroupStepInline.cpp).
+  MDNode *SlotRoot = MDB.createTBAARoot("clcpu scratch slots");
+  DenseMap<uint64_t, MDNode *> SlotTags; // by slot offset
+  auto SlotTag = [&](uint64_t Offset) {
+    MDNode *&Tag = SlotTags[Offset];
+    if (!Tag) {
+      MDNode *Ty = MDB.createTBAAScalarTypeNode(
+          "slot " + std::to_string(Offset), SlotRoot);
+      Tag = MDB.createTBAAStructTagNode(Ty, Ty, 0);
+    }
+    return Tag;
+  };
+  auto Scoped = [&](Instruction *I, Slot S, MDNode *OwnScope = nullptr) {
+    I->setMetadata(LLVMContext::MD_tbaa,
+                   SlotTag(OwnScope == StateScope ? StateOffset : S.Offset));
     MDNode *Own = OwnScope      ? OwnScope
                   : S.Size      ? PerItem
                                 : GroupScopes.lookup(S.Offset);
@@ -895,7 +946,8 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
       Scoped(SB.CreateStore(CI->arg_size()
                                 ? collectiveToBits(SB, CI->getArgOperand(0))
                                 : SB.getInt64(0),
-                            SA.at(SB, {ValueOffset, 8})));
+                            SA.at(SB, {ValueOffset, 8})),
+             {ValueOffset, 8});
       uint32_t Kind = (S.What.Op % CollSubGroup) / 16;
       Value *Index = nullptr;
       auto Arg = [&](unsigned I) -> Value * {
@@ -914,7 +966,8 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
                (S.What.Op & CollClustered))
         Index = Arg(1); // the source, shuffle operand or cluster size
       if (Index)
-        Scoped(SB.CreateStore(Index, SA.at(SB, {IndexOffset, 8})));
+        Scoped(SB.CreateStore(Index, SA.at(SB, {IndexOffset, 8})),
+               {IndexOffset, 8});
     }
     for (unsigned VI = 0; VI < Values.size(); ++VI)
       if (!Values[VI].Remat && is_contained(Values[VI].At, SI)) {
@@ -951,7 +1004,9 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
     }
     if (S.What.Kind == SyncCall::Collective) {
       Value *Result = collectiveFromBits(
-          RB, Scoped(RB.CreateLoad(I64, SA.at(RB, {ValueOffset, 8}))),
+          RB,
+          Scoped(RB.CreateLoad(I64, SA.at(RB, {ValueOffset, 8})),
+                 {ValueOffset, 8}),
           CI->getType());
       CI->replaceAllUsesWith(Result);
       for (Crossing &X : Values)
@@ -1042,6 +1097,16 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
     if (!Sh.UniformExit)
       continue;
     DenseSet<const BasicBlock *> In = reachable(Start, /*Forward=*/true);
+    unsigned Ends = count_if(Exits, [&](const ReturnInst *Ret) {
+      return In.count(Ret->getParent()) != 0;
+    });
+    for (const SyncPoint &S : Syncs)
+      if (In.count(S.Block)) {
+        Sh.OnlyEnd = Ends ? -1 : int(S.Id);
+        ++Ends;
+      }
+    if (Ends != 1)
+      Sh.OnlyEnd = -1;
     Sh.SubGroupStretch =
         is_contained(SubGroupSyncs, Id) ||
         any_of(Syncs, [&](const SyncPoint &S) {
@@ -1051,7 +1116,10 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
   }
   Function *Step = emitCollectiveStep(M, K.Name, Syncs, Copies);
   Function *SubGroupStep =
-      Stretched ? emitSubGroupStep(M, K.Name, Syncs, SubGroupSyncs, Copies)
+      Stretched ? emitSubGroupStep(M, K.Name, Syncs, SubGroupSyncs, Copies,
+                                   [&](Instruction *I, uint64_t Offset) {
+                                     Scoped(I, {Offset, 8});
+                                   })
                 : nullptr;
   emitRegionDriver(M, Kernel, *R, *Step, SubGroupStep, SubGroupSyncs, Shapes,
                    ReachedBy, K);

@@ -197,9 +197,11 @@ void quietVectorizerDiagnostics(llvm::LLVMContext &C);
 /// vectorizer to widen it by \p Lanes work-items.
 void markWorkItemLoop(llvm::BranchInst &Latch, const llvm::Function &Body,
                       unsigned Lanes);
-/// The same for a loop whose body is known to have loops or not.
+/// The same for a loop whose body is known to have loops or not; \p
+/// NoUnroll keeps the unroller off it (a loop over one sub-group, which
+/// must reach the vectorizer whole).
 void markWorkItemLoop(llvm::BranchInst &Latch, bool BodyHasLoops,
-                      unsigned Lanes);
+                      unsigned Lanes, bool NoUnroll = false);
 
 /// WorkItemLoopVectorize.cpp: whether \p L is a work-item x-loop marked by
 /// markWorkItemLoop.
@@ -267,6 +269,13 @@ void addMaskedStoreFastPathPass(llvm::FunctionPassManager &FPM);
 /// writes more than the last-level cache (and the address is aligned).
 void addNonTemporalStorePass(llvm::FunctionPassManager &FPM);
 
+/// SubGroupStepInline.cpp: at the end of the optimizer, inlines the
+/// functions marked \c LateInlineAttr (a sub-group stretch's collective
+/// step, kept out of the scalarizer's way until the vectorizer ran) and
+/// forwards their callers' stores to the inlined loads (GVN, DSE).
+inline constexpr const char *LateInlineAttr = "clcpu-late-inline";
+void addSubGroupStepInlinePass(llvm::ModulePassManager &MPM);
+
 /// InvariantDivision.cpp: 32-bit divisions and remainders by a
 /// loop-invariant divisor become a multiply-high and shifts (vectorizable).
 void addInvariantDivisionPass(llvm::FunctionPassManager &FPM);
@@ -316,6 +325,9 @@ struct RegionShape {
   /// of the sub-group size: its exit is uniform and it starts after, or can
   /// stop at, one of the sync points in the driver's \p SubGroupSyncs.
   bool SubGroupStretch = false;
+  /// The one sync point it always stops at (no other, and it never
+  /// finishes), or -1.
+  int OnlyEnd = -1;
 };
 /// \p ReachedBy: for a kernel with non-uniform sub-group functions, bit t
 /// of entry s says sync point t can reach sync point s (the divergent loop

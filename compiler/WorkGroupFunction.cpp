@@ -618,14 +618,22 @@ std::pair<Value *, BasicBlock *> emitSubGroupStretch(
   BasicBlock *None = BasicBlock::Create(C, "sg.none", WG);
   new UnreachableInst(C, None);
   IRBuilder<> NB(Next);
+  Value *First = NB.CreateAdd(
+      NB.CreateMul(NB.CreateAdd(NB.CreateMul(ZV, Size[1]), YV), Size[0]), X0,
+      "sg.first");
   SwitchInst *Sw = NB.CreateSwitch(Cur, None);
   IRBuilder<> CB(Check);
   State = CB.CreatePHI(I32, Shapes.size(), "sg.state");
+  SmallVector<BasicBlock *, 8> Blocks(Shapes.size(), nullptr);
+  for (unsigned R = 0; R < Shapes.size(); ++R)
+    if (Shapes[R].SubGroupStretch) {
+      Blocks[R] = BasicBlock::Create(C, "sg.region." + Twine(R), WG, Check);
+      Sw->addCase(NB.getInt32(R), Blocks[R]);
+    }
   for (unsigned R = 0; R < Shapes.size(); ++R) {
-    if (!Shapes[R].SubGroupStretch)
+    BasicBlock *BB = Blocks[R];
+    if (!BB)
       continue;
-    BasicBlock *BB = BasicBlock::Create(C, "sg.region." + Twine(R), WG, Check);
-    Sw->addCase(NB.getInt32(R), BB);
     IRBuilder<> RB(BB);
     BasicBlock *Pre = BB;
     BasicBlock *Body = BasicBlock::Create(C, "sg.x", WG, Check);
@@ -640,9 +648,19 @@ std::pair<Value *, BasicBlock *> emitSubGroupStretch(
     BranchInst *Latch = RB.CreateCondBr(
         RB.CreateICmpULT(XN, RB.CreateAdd(X0, RB.getInt64(S), "", true, true)),
         Body, Exit);
-    // Always widened by one vector: the loop is the sub-group.
-    markWorkItemLoop(*Latch, /*BodyHasLoops=*/true, Lanes);
+    // Widened by one vector of S lanes, the sub-group (so its stores match
+    // the step's loads), and not unrolled into S scalar copies first (the
+    // full unroller runs before the vectorizer).
+    markWorkItemLoop(*Latch, /*BodyHasLoops=*/true, Lanes, /*NoUnroll=*/true);
     RB.SetInsertPoint(Exit);
+    int End = Shapes[R].OnlyEnd;
+    if (End > 0 && is_contained(Syncs, unsigned(End))) {
+      // It can only stop at that sub-group sync point: straight on to the
+      // next region (a chain of such regions is straight-line code).
+      Step(RB, End, First);
+      RB.CreateBr(Blocks[End]);
+      continue;
+    }
     PHINode *Out = RB.CreatePHI(I32, 1);
     Out->addIncoming(St, Latch->getParent());
     RB.CreateBr(Check);
@@ -650,9 +668,6 @@ std::pair<Value *, BasicBlock *> emitSubGroupStretch(
   }
   // Stopped at a sub-group sync point: compute it for this sub-group and run
   // the region after it; anywhere else, this sub-group is done.
-  Value *First = CB.CreateAdd(
-      CB.CreateMul(CB.CreateAdd(CB.CreateMul(ZV, Size[1]), YV), Size[0]), X0,
-      "sg.first");
   SwitchInst *Stopped = CB.CreateSwitch(State, Done);
   for (unsigned Sync : Syncs) {
     BasicBlock *BB = BasicBlock::Create(C, "sg.step." + Twine(Sync), WG, Done);
@@ -769,9 +784,8 @@ void emitRegionDriver(Module &M, Function &Kernel, Function &Regions,
           return XB.CreateLoad(I32, Scratch, "first.state");
         },
         [&](IRBuilder<> &XB, unsigned Sync, Value *First) {
-          CallInst *Call = XB.CreateCall(
-              SubGroupStep, {Ctx, XB.getInt32(Sync), Scratch, N, First});
-          Call->addFnAttr(Attribute::AlwaysInline);
+          XB.CreateCall(SubGroupStep,
+                        {Ctx, XB.getInt32(Sync), Scratch, N, First});
         });
     Known.push_back({Last, From});
     SB.CreateBr(Same);

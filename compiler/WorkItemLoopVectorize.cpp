@@ -309,7 +309,8 @@ void markWorkItemLoop(BranchInst &Latch, const Function &Body, unsigned Lanes) {
   markWorkItemLoop(Latch, !Backedges.empty(), Lanes);
 }
 
-void markWorkItemLoop(BranchInst &Latch, bool BodyHasLoops, unsigned Lanes) {
+void markWorkItemLoop(BranchInst &Latch, bool BodyHasLoops, unsigned Lanes,
+                      bool NoUnroll) {
   LLVMContext &C = Latch.getContext();
   SmallVector<Metadata *, 4> Ops = {nullptr,
                                     MDNode::get(C, MDString::get(C, MarkName))};
@@ -325,6 +326,9 @@ void markWorkItemLoop(BranchInst &Latch, bool BodyHasLoops, unsigned Lanes) {
         MDNode::get(C, {MDString::get(C, "llvm.loop.interleave.count"),
                         ConstantAsMetadata::get(ConstantInt::get(I32, 1))}));
   }
+  if (NoUnroll)
+    Ops.push_back(
+        MDNode::get(C, MDString::get(C, "llvm.loop.unroll.disable")));
   MDNode *ID = MDNode::getDistinct(C, Ops);
   ID->replaceOperandWith(0, ID);
   Latch.setMetadata(LLVMContext::MD_loop, ID);
@@ -355,6 +359,9 @@ void registerWorkItemLoopPasses(PassBuilder &PB) {
       });
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
+        // Sub-group stretches: their collective steps, after the vectorizer
+        // made each of their regions one vector per sub-group.
+        addSubGroupStepInlinePass(MPM);
         // Uniform inner-loop values the outer-loop path widened become
         // scalars again; InstCombine folds what hangs off them (splat
         // arithmetic, gathers of one address).
