@@ -322,9 +322,12 @@ struct RegionShape {
   /// so the driver reads one work-item's state instead of scanning all.
   bool UniformExit = false;
   /// It runs one sub-group at a time when the group's x size is a multiple
-  /// of the sub-group size: its exit is uniform and it starts after, or can
-  /// stop at, one of the sync points in the driver's \p SubGroupSyncs.
+  /// of the sub-group size: its exit is uniform, it has no atomics, and it
+  /// starts after, or can stop at, one of the driver's \p SubGroupSyncs.
   bool SubGroupStretch = false;
+  /// A stretch starts at it (it can stop at such a sync point; a region
+  /// that only starts after one gains nothing from starting one).
+  bool SubGroupStretchStart = false;
   /// The one sync point it always stops at (no other, and it never
   /// finishes), or -1.
   int OnlyEnd = -1;

@@ -197,6 +197,13 @@ void replaceWorkItemCalls(Function &Body) {
     // Dimension-indexed query: out-of-range dimensions give \p Default.
     auto PerDim = [&](std::function<Value *(unsigned)> Get,
                       uint64_t Default) -> Value * {
+      // A constant dimension (nearly always) computes only its own: the
+      // barrier regions recompute such an expression after a sync point
+      // instead of keeping it (BarrierRegions.cpp, rematerializable), within
+      // a budget the three dimensions' selects would exceed.
+      if (auto *K = dyn_cast<ConstantInt>(CI->getArgOperand(0)))
+        return K->getZExtValue() < 3 ? Get(unsigned(K->getZExtValue()))
+                                     : ConstantInt::get(I64, Default);
       Value *D = B.CreateZExtOrTrunc(CI->getArgOperand(0), I32);
       Value *R = ConstantInt::get(I64, Default);
       for (int Dim = 2; Dim >= 0; --Dim)
@@ -743,7 +750,7 @@ void emitRegionDriver(Module &M, Function &Kernel, Function &Regions,
   }
   for (unsigned R = 0; R < Shapes.size(); ++R) {
     BasicBlock *L = BasicBlock::Create(C, "region." + Twine(R), WG, Scan);
-    if (Stretch && Shapes[R].SubGroupStretch) {
+    if (Stretch && Shapes[R].SubGroupStretchStart) {
       BasicBlock *Pick =
           BasicBlock::Create(C, "region." + Twine(R) + ".pick", WG, L);
       Sw->addCase(B.getInt32(R), Pick);

@@ -10,6 +10,7 @@
 #include "SchedulerCommon.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -537,6 +538,101 @@ kernel void fs(global const float *in, global float *out) {
     if (std::memcmp(&Out[I], &Want[I], sizeof(float)) != 0 && Bad++ < 5)
       UNSCOPED_INFO("out[" << I << "] = " << Out[I] << ", want " << Want[I]);
   CHECK(Bad == 0);
+}
+
+TEST_CASE("6.15.19, #8 (sub-group stretches, compiler/WorkGroupFunction.cpp "
+          "emitSubGroupStretch): sub-group scans and broadcasts in a uniform "
+          "loop with a sub-group barrier and a value carried across rounds, "
+          "then a work-group barrier, run sub-group by sub-group when the x "
+          "size is a multiple of the sub-group size, whole-group otherwise, "
+          "and on fibers",
+          "[subgroup]") {
+  Env E;
+  const size_t S = subGroupWidth(E.D);
+  const char *Src = R"(
+kernel void sgloop(global const int *in, global int *out, int rounds,
+                   local int *l) {
+  size_t g = get_global_id(0);
+  size_t lid = get_local_linear_id();
+  size_t n = get_local_size(0) * get_local_size(1);
+  int v = in[g];
+  int acc = 0;
+  for (int r = 0; r < rounds; ++r) {
+    int s = sub_group_scan_inclusive_add(v + r);
+    acc += sub_group_broadcast(s, (uint)r % get_sub_group_size());
+    sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+    v = s - acc;
+  }
+  l[lid] = v + acc;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[g] = l[(lid + 1) % n] * 3 + sub_group_reduce_max(v);
+}
+)";
+  const int Rounds = 5;
+  // {x, y} local sizes: x a multiple of S (a stretch), and not.
+  const std::vector<std::array<size_t, 2>> Shapes = {
+      {8 * S, 1}, {6 * S, 1}, {2 * S, 4}, {S, 3}, {S + 4, 2}, {100, 1},
+      {1, 1}};
+  for (const char *Opt : {"-cl-std=CL3.0", "-cl-std=CL3.0 -clcpu-force-fibers"})
+    for (auto [Lx, Ly] : Shapes) {
+      INFO(Opt << " local " << Lx << "x" << Ly);
+      cl_kernel K = E.kernel(Src, "sgloop", Opt);
+      size_t L[2] = {Lx, Ly}, G[2] = {Lx * 3, Ly * 2};
+      size_t N = G[0] * G[1], Ln = Lx * Ly;
+      std::vector<cl_int> In(N);
+      std::mt19937 R(static_cast<unsigned>(Lx * 31 + Ly));
+      for (cl_int &X : In)
+        X = static_cast<cl_int>(R() % 201) - 100;
+      cl_mem A = E.buffer(In), O = E.buffer(std::vector<cl_int>(N));
+      E.arg(K, 0, A);
+      E.arg(K, 1, O);
+      E.arg(K, 2, static_cast<cl_int>(Rounds));
+      E.localArg(K, 3, Ln * sizeof(cl_int));
+      REQUIRE(E.run(K, 2, G, L) == CL_SUCCESS);
+      std::vector<cl_int> Out = E.read<cl_int>(O, N), Want(N);
+      // Per group: work-items in linear local id order, their global ids.
+      for (size_t Gy = 0; Gy < G[1] / Ly; ++Gy)
+        for (size_t Gx = 0; Gx < G[0] / Lx; ++Gx) {
+          std::vector<size_t> Id(Ln);
+          for (size_t Y = 0; Y < Ly; ++Y)
+            for (size_t X = 0; X < Lx; ++X)
+              Id[Y * Lx + X] = (Gy * Ly + Y) * G[0] + Gx * Lx + X;
+          std::vector<int64_t> V(Ln), Acc(Ln), Max(Ln);
+          for (size_t I = 0; I < Ln; ++I)
+            V[I] = In[Id[I]];
+          for (size_t First = 0; First < Ln; First += S) {
+            size_t Cnt = std::min(S, Ln - First);
+            int64_t A = 0;
+            for (int Rd = 0; Rd < Rounds; ++Rd) {
+              std::vector<int64_t> Scan(Cnt);
+              int64_t Run = 0;
+              for (size_t J = 0; J < Cnt; ++J)
+                Scan[J] = Run += V[First + J] + Rd;
+              A += Scan[static_cast<size_t>(Rd) % Cnt];
+              for (size_t J = 0; J < Cnt; ++J)
+                V[First + J] = Scan[J] - A;
+            }
+            int64_t M = V[First];
+            for (size_t J = 0; J < Cnt; ++J) {
+              Acc[First + J] = A;
+              M = std::max(M, V[First + J]);
+            }
+            for (size_t J = 0; J < Cnt; ++J)
+              Max[First + J] = M;
+          }
+          for (size_t I = 0; I < Ln; ++I) {
+            size_t Next = (I + 1) % Ln;
+            Want[Id[I]] = static_cast<cl_int>(
+                static_cast<int32_t>(V[Next] + Acc[Next]) * 3 + Max[I]);
+          }
+        }
+      size_t Bad = 0;
+      for (size_t I = 0; I < N; ++I)
+        if (Out[I] != Want[I] && Bad++ < 5)
+          UNSCOPED_INFO("out[" << I << "] = " << Out[I] << ", want "
+                               << Want[I]);
+      CHECK(Bad == 0);
+    }
 }
 
 TEST_CASE("4.2 (CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS): a "

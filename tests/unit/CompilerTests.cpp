@@ -698,6 +698,68 @@ kernel void sg(global int *out, global const int *in) {
   CHECK(has(Step, "getelementptr inbounds i8, ptr %0, i64 264"));
 }
 
+TEST_CASE("6.13.8, 6.15.1 (barrier fast path): get_global_id(0) is computed "
+          "again after a barrier, not kept per work-item in the scratch, so "
+          "the store after it is one vector store",
+          "[compiler]") {
+  const char *Src = R"(
+kernel void gid(global int *o) {
+  size_t g = get_global_id(0);
+  o[g] = 1;
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  o[g] += 2;
+}
+)";
+  std::string Log;
+  std::string IR = optimizedIR(Src, "", Log);
+  INFO(Log);
+  REQUIRE_FALSE(IR.empty());
+  std::string WG = functionText(IR, "wg_gid");
+  REQUIRE_FALSE(WG.empty());
+  INFO(WG);
+  // Before: the three dimensions' global ids and the selects between them
+  // were over the recompute budget, so g went to a slot of i64s and the
+  // second region read it back and stored element by element.
+  CHECK_FALSE(has(WG, " x i64>"));
+  CHECK(has(WG, "store <"));
+}
+
+TEST_CASE("#8 (sub-group stretches, compiler/SubGroupStepInline.cpp): "
+          "regions joined by sub-group collectives run one sub-group at a "
+          "time, each collective an operation across the lanes of one vector "
+          "in the work-group function, its operand forwarded from the "
+          "region's vector instead of reloaded from its slot",
+          "[compiler]") {
+  const char *Src = R"(
+kernel void sgs(global int *out, global const int *in) {
+  size_t g = get_global_id(0);
+  int v = in[g];
+  int s = sub_group_scan_inclusive_add(v);
+  out[g] = s + sub_group_reduce_max(s);
+}
+)";
+  std::string Log;
+  std::string IR = optimizedIR(Src, "-cl-std=CL3.0", Log);
+  INFO(Log);
+  REQUIRE_FALSE(IR.empty());
+  std::string WG = functionText(IR, "wg_sgs");
+  REQUIRE_FALSE(WG.empty());
+  INFO(WG);
+  std::string S = std::to_string(clcpu::compiler::hostSubGroupSize());
+  // The stretch: a loop over sub-groups, the step inlined into it (no
+  // call to it is left).
+  CHECK(has(WG, "\nstretch:"));
+  CHECK_FALSE(has(IR, "call void @sgs.collective.sg"));
+  // The reduction's max across the lanes of one <S x i32> vector.
+  CHECK(has(WG, "@llvm.smax.v" + S + "i32"));
+  // The scan's operand: the region's vector of `in`, not a reload of the
+  // value slots it stored (GVN across the inlined step): only the whole-
+  // group loops and the step of the reduction load <S x i64> slots.
+  size_t SlotLoads = clcpu::test::count(WG, "= load <" + S + " x i64>");
+  size_t SlotStores = clcpu::test::count(WG, "store <" + S + " x i64>");
+  CHECK(SlotLoads < SlotStores);
+}
+
 TEST_CASE("6.13.8 (barrier fast path, compiler/BarrierRegions.cpp): a "
           "value live across two barriers unchanged is stored once; the "
           "region between them, which an atomic keeps scalar, only reloads "
