@@ -552,7 +552,7 @@ TEST_CASE("6.15.19, #8 (sub-group stretches, compiler/WorkGroupFunction.cpp "
   const char *Src = R"(
 kernel void sgloop(global const int *in, global int *out, int rounds,
                    local int *l) {
-  size_t g = get_global_id(0);
+  size_t g = get_global_linear_id();
   size_t lid = get_local_linear_id();
   size_t n = get_local_size(0) * get_local_size(1);
   int v = in[g];
@@ -631,6 +631,58 @@ kernel void sgloop(global const int *in, global int *out, int rounds,
         if (Out[I] != Want[I] && Bad++ < 5)
           UNSCOPED_INFO("out[" << I << "] = " << Out[I] << ", want "
                                << Want[I]);
+      CHECK(Bad == 0);
+    }
+}
+
+TEST_CASE("6.15.19, #8 (sub-group stretches): a uniform loop around a single "
+          "sub-group scan (the region after it loops back to it: the round "
+          "counter's group-wide slot is copied at each step), sub-group by "
+          "sub-group and whole-group",
+          "[subgroup]") {
+  Env E;
+  const size_t S = subGroupWidth(E.D);
+  const char *Src = R"(
+kernel void sgself(global int *io, int rounds) {
+  size_t g = get_global_id(0);
+  int v = io[g];
+  for (int r = 0; r < rounds; ++r)
+    v = sub_group_scan_inclusive_add(v) - r * (int)get_sub_group_local_id();
+  io[g] = v;
+}
+)";
+  const int Rounds = 4;
+  for (const char *Opt : {"-cl-std=CL3.0", "-cl-std=CL3.0 -clcpu-force-fibers"})
+    for (size_t L : {4 * S, S, S + 3, size_t(37)}) {
+      INFO(Opt << " local " << L);
+      cl_kernel K = E.kernel(Src, "sgself", Opt);
+      size_t G = 5 * L;
+      std::vector<cl_int> In(G);
+      std::mt19937 R(static_cast<unsigned>(L));
+      for (cl_int &X : In)
+        X = static_cast<cl_int>(R() % 21) - 10;
+      cl_mem A = E.buffer(In);
+      E.arg(K, 0, A);
+      E.arg(K, 1, static_cast<cl_int>(Rounds));
+      REQUIRE(E.run(K, 1, &G, &L) == CL_SUCCESS);
+      std::vector<cl_int> Out = E.read<cl_int>(A, G), Want(In);
+      for (size_t Grp = 0; Grp < G / L; ++Grp)
+        for (size_t First = 0; First < L; First += S) {
+          size_t Cnt = std::min(S, L - First);
+          cl_int *V = Want.data() + Grp * L + First;
+          for (int Rd = 0; Rd < Rounds; ++Rd) {
+            uint32_t Run = 0;
+            for (size_t J = 0; J < Cnt; ++J) {
+              Run += static_cast<uint32_t>(V[J]);
+              V[J] = static_cast<cl_int>(Run - static_cast<uint32_t>(Rd * J));
+            }
+          }
+        }
+      size_t Bad = 0;
+      for (size_t I = 0; I < G; ++I)
+        if (Out[I] != Want[I] && Bad++ < 5)
+          UNSCOPED_INFO("io[" << I << "] = " << Out[I] << ", want "
+                              << Want[I]);
       CHECK(Bad == 0);
     }
 }
