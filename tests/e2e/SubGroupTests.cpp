@@ -19,6 +19,7 @@
 #include <string>
 
 using sched::Env;
+using sched::expectEqual;
 
 namespace {
 
@@ -626,12 +627,7 @@ kernel void sgloop(global const int *in, global int *out, int rounds,
                 static_cast<int32_t>(V[Next] + Acc[Next]) * 3 + Max[I]);
           }
         }
-      size_t Bad = 0;
-      for (size_t I = 0; I < N; ++I)
-        if (Out[I] != Want[I] && Bad++ < 5)
-          UNSCOPED_INFO("out[" << I << "] = " << Out[I] << ", want "
-                               << Want[I]);
-      CHECK(Bad == 0);
+      expectEqual(Out, Want, "out");
     }
 }
 
@@ -678,12 +674,7 @@ kernel void sgself(global int *io, int rounds) {
             }
           }
         }
-      size_t Bad = 0;
-      for (size_t I = 0; I < G; ++I)
-        if (Out[I] != Want[I] && Bad++ < 5)
-          UNSCOPED_INFO("io[" << I << "] = " << Out[I] << ", want "
-                              << Want[I]);
-      CHECK(Bad == 0);
+      expectEqual(Out, Want, "io");
     }
 }
 
