@@ -667,7 +667,8 @@ private:
 // memory but has more group steps), so each platform runs its own fastest
 // combination, found in setUp (best of 3 runs each) and named in the note:
 // "PoCL's best scan" is PoCL's best k and scheme.
-/// --tries: the scans print each scheme, block count and k they try.
+/// --tries: the scans print each scheme, block count and k they try, and
+/// every row each measured repetition.
 bool ShowTries = false;
 
 class ScanBench : public Bench {
@@ -1554,7 +1555,13 @@ void runRow(Row &R, std::vector<Platform *> &Ps, int Reps) {
   for (int Rep = 0; Rep < Reps; ++Rep) {
     for (size_t I = 0; I < Ps.size(); ++I)
       if (Bs[I])
-        Guard(I, [&] { R.O[I].Samples.push_back(Bs[I]->run()); });
+        Guard(I, [&] {
+          R.O[I].Samples.push_back(Bs[I]->run());
+          if (ShowTries)
+            std::fprintf(stderr, "  %s %s: repetition %d: %.3f ms\n",
+                         Ps[I]->Label.c_str(), S.Name.c_str(), Rep,
+                         R.O[I].Samples.back() * 1e3);
+        });
     if (S.VsCopy && RowRef.Src) {
       R.Ref1.push_back(streamCopy(RowRef.Dst, RowRef.Src, RowRef.Bytes, 1));
       R.RefN.push_back(
@@ -1630,7 +1637,8 @@ void usage() {
       "  NAME: substring of the platform name (A: clcpu, B: Portable "
       "Computing Language)\n"
       "  LIST: comma-separated benchmark names (see --list)\n"
-      "  --tries: print every configuration the scans try (stderr)\n");
+      "  --tries: print every configuration the scans try and every\n"
+      "           repetition's time (stderr)\n");
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 //===- compiler/Cache.cpp - on-disk kernel cache --------------------------===//
 
 #include "compiler/Cache.h"
+#include "compiler/Compiler.h"
 
 #include <algorithm>
 #include <atomic>
@@ -59,8 +60,10 @@ std::string key(const std::string &Source, const std::string &Options,
                                &hostCpuName(), &hostCpuFeatures()}) {
     All += std::to_string(S->size()) + ":" + *S;
   }
+  // The streaming-store threshold is compiled into kernels that store
+  // through SVM pointers (compiler/NonTemporalStores.cpp).
   All += llvmVersion() + ":" + std::to_string(BinaryFormatVersion) + ":" +
-         buildIdentity();
+         buildIdentity() + ":" + std::to_string(streamingStoreMinBytes());
   uint64_t A = fnv1a(All.data(), All.size());
   uint64_t B = fnv1a(All.data(), All.size(), 0x84222325cbf29ce4ull ^ A);
   char Buf[40];

@@ -156,8 +156,19 @@ cl_int loadExecutable(const std::string &Payload, const std::string &OptionText,
 /// Output of at least this many bytes goes past the last-level cache: a
 /// kernel's full vector stores into such an output buffer are non-temporal
 /// (compiler/NonTemporalStores.cpp; WorkGroupContext::StreamArgs). The
-/// last-level cache size of CPU 0 from sysfs, 8 MiB if unknown.
+/// last-level cache size of CPU 0 from sysfs (capped by
+/// streamingThreshold), 8 MiB if unknown.
 uint64_t streamingStoreMinBytes();
+
+/// The streaming threshold for a last-level cache of \p LastLevelBytes
+/// shared by \p SharingCpus CPUs (0: unknown): at most 12 MiB per CPU,
+/// since a larger share is a VM shown its host's whole cache; 8 MiB if the
+/// size is 0 (unknown).
+uint64_t streamingThreshold(uint64_t LastLevelBytes, unsigned SharingCpus);
+
+/// How many CPUs a sysfs cpu list such as "0-3,8,10-11" names; 0 if it
+/// cannot be read.
+unsigned countCpuList(const std::string &List);
 
 /// An embedded header for clCompileProgram: the name #include uses, and
 /// its text.
