@@ -71,7 +71,9 @@ std::pair<void *, void *> threadStack() {
 struct LaunchState {
   std::atomic<unsigned> Owners{1};
   NDRangeJob J;
-  size_t Total = 0, Chunk = 1;
+  /// Chunk: the most groups one claim takes; PerThread: claims per thread
+  /// of what is left (guided: chunks shrink towards the end).
+  size_t Total = 0, Chunk = 1, PerThread = 1;
   std::atomic<size_t> Next{0};     // first unclaimed group
   std::atomic<unsigned> Active{0}; // helpers that may touch the job
 };
@@ -131,10 +133,19 @@ struct Participant {
     } Fence;
     size_t N0 = J.numGroups(0), N1 = J.numGroups(1);
     for (;;) {
-      size_t Begin = S.Next.fetch_add(S.Chunk, std::memory_order_relaxed);
+      // Guided: a claim takes 1 / PerThread of what is left, at most Chunk,
+      // so the last claims are single groups and the threads end together.
+      // (Fixed chunks of 1/16 of barrier_fibers' 512 groups, 26 ms each,
+      // left one of two threads alone for up to that long at the end.) A
+      // stale Left only makes a chunk a little larger.
+      size_t Seen = S.Next.load(std::memory_order_relaxed);
+      if (Seen >= S.Total)
+        return;
+      size_t Want = guidedChunk(S.Total - Seen, S.PerThread, S.Chunk);
+      size_t Begin = S.Next.fetch_add(Want, std::memory_order_relaxed);
       if (Begin >= S.Total)
         return;
-      size_t End = std::min(S.Total, Begin + S.Chunk);
+      size_t End = std::min(S.Total, Begin + Want);
       for (size_t G = Begin; G < End; ++G) {
         size_t Id[3] = {G % N0, G / N0 % N1, G / N0 / N1};
         for (unsigned D = 0; D < 3; ++D) {
@@ -225,6 +236,11 @@ size_t NDRangeJob::localMemBytes() const {
   return N ? N : LocalMemAlign;
 }
 
+size_t guidedChunk(size_t Left, size_t PerThread, size_t MaxChunk) {
+  return std::clamp<size_t>(Left / std::max<size_t>(PerThread, 1), 1,
+                            std::max<size_t>(MaxChunk, 1));
+}
+
 void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J) {
   // Shared with the helper tasks, which may start after the launch returned
   // (and then find nothing to do); this thread's ownership ends with the
@@ -236,9 +252,11 @@ void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J) {
   } Owner{S};
   S->J = J;
   S->Total = J.numGroups(0) * J.numGroups(1) * J.numGroups(2);
-  // Small chunks keep the threads balanced: about 8 per thread, so a small
-  // launch costs a few atomic increments.
-  S->Chunk = std::max<size_t>(1, S->Total / (size_t(Threads) * 8));
+  // Chunks of at most 1/8 per thread, shrinking with what is left (run()):
+  // a small launch costs a few atomic increments, and the threads end
+  // together.
+  S->PerThread = std::max<size_t>(1, size_t(Threads) * 8);
+  S->Chunk = std::max<size_t>(1, S->Total / S->PerThread);
   size_t Chunks = (S->Total + S->Chunk - 1) / S->Chunk;
   // Set up before any helper can claim a group: if this throws, nothing ran.
   Participant Self(S->J);

@@ -59,6 +59,11 @@ struct NDRangeJob {
 /// Returns when all have finished.
 void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J);
 
+/// How many work-groups one claim of runNDRange takes when \p Left are
+/// unclaimed: 1 / \p PerThread of them (guided scheduling), at least 1 and
+/// at most \p MaxChunk.
+size_t guidedChunk(size_t Left, size_t PerThread, size_t MaxChunk);
+
 } // namespace clcpu
 
 #endif

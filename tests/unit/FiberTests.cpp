@@ -309,3 +309,28 @@ TEST_CASE("cl_khr_subgroup_non_uniform_*, cl_khr_subgroup_clustered_reduce "
                 0);
   CHECK(Ints(S) == std::vector<int32_t>{24, 24, 24, 24, 5});
 }
+
+TEST_CASE("5.10 (scheduler issue, barrier_fibers on a noisy VM): claims of "
+          "work-groups shrink with what is left and end with single groups",
+          "[fiber]") {
+  // 512 groups on two threads, as barrier_fibers: at most 1/16 per claim.
+  size_t Total = 512, PerThread = 16, Max = Total / PerThread;
+  std::vector<size_t> Claims;
+  for (size_t Next = 0; Next < Total;) {
+    size_t C = guidedChunk(Total - Next, PerThread, Max);
+    Claims.push_back(std::min(C, Total - Next));
+    Next += C;
+  }
+  REQUIRE(Claims.front() == 32);
+  CHECK(std::is_sorted(Claims.rbegin(), Claims.rend()));
+  // Fixed chunks of 32 would end with a claim of 32 groups; the last 16
+  // claims are single groups, so the threads end within one group.
+  REQUIRE(Claims.size() > 16);
+  for (size_t I = Claims.size() - 16; I < Claims.size(); ++I)
+    CHECK(Claims[I] == 1);
+  CHECK(Claims.size() < 100);
+  // Degenerate inputs still claim something.
+  CHECK(guidedChunk(0, 16, 32) == 1);
+  CHECK(guidedChunk(5, 0, 0) == 1);
+  CHECK(guidedChunk(1000000, 16, 8) == 8);
+}
