@@ -59,6 +59,15 @@ struct NDRangeJob {
 /// Returns when all have finished.
 void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J);
 
+/// How runNDRange's threads claim the groups of a launch of \p Total groups
+/// on \p Threads threads: each claim takes 1 / PerThread of what is left,
+/// at least 1 and at most MaxChunk (guidedChunk).
+struct ClaimPlan {
+  size_t PerThread;
+  size_t MaxChunk;
+};
+ClaimPlan planClaims(size_t Total, unsigned Threads);
+
 /// How many work-groups one claim of runNDRange takes when \p Left are
 /// unclaimed: 1 / \p PerThread of them (guided scheduling), at least 1 and
 /// at most \p MaxChunk.

@@ -334,3 +334,29 @@ TEST_CASE("5.10 (scheduler issue, barrier_fibers on a noisy VM): claims of "
   CHECK(guidedChunk(5, 0, 0) == 1);
   CHECK(guidedChunk(1000000, 16, 8) == 8);
 }
+
+TEST_CASE("5.10 (scheduler issue, pipelined scan_wg): a launch of at most 8 "
+          "groups per thread is claimed in halves of what is left",
+          "[fiber]") {
+  // scan_pipelined with 4 groups on two threads: the launching thread
+  // claims [0, 2) in every launch of the series, the rest goes one group
+  // at a time.
+  ClaimPlan Small = planClaims(4, 2);
+  CHECK(Small.PerThread == 2);
+  CHECK(Small.MaxChunk == 2);
+  CHECK(guidedChunk(4, Small.PerThread, Small.MaxChunk) == 2);
+  CHECK(guidedChunk(2, Small.PerThread, Small.MaxChunk) == 1);
+  // 7 groups on two threads: 3, then 2, 1, 1.
+  ClaimPlan Odd = planClaims(7, 2);
+  CHECK(Odd.MaxChunk == 4);
+  CHECK(guidedChunk(7, Odd.PerThread, Odd.MaxChunk) == 3);
+  CHECK(guidedChunk(4, Odd.PerThread, Odd.MaxChunk) == 2);
+  // One group, one thread: a single claim.
+  CHECK(planClaims(1, 2).MaxChunk == 1);
+  CHECK(planClaims(5, 1).MaxChunk == 5);
+  // barrier_fibers' 512 groups: guided, at most 1/16.
+  ClaimPlan Large = planClaims(512, 2);
+  CHECK(Large.PerThread == 16);
+  CHECK(Large.MaxChunk == 32);
+  CHECK(planClaims(100, 0).PerThread == 8);
+}
