@@ -246,7 +246,8 @@ ClaimPlan planClaims(size_t Total, unsigned Threads) {
   // 2 threads, 6 alternating runs on this session's Xeon: 46-82% of the
   // host copy with single-group claims, 71-92% with these; fixed shares of
   // 1/T each, which leave no small claims to even out a late helper:
-  // 43-86% in 3 runs).
+  // 43-86% in 3 runs there, though a driver timing the pipelined scan
+  // alone from a cold cache had them up to 15% faster).
   if (Total <= T * 8)
     return {T, (Total + T - 1) / T};
   // Otherwise chunks of at most 1/8 per thread, shrinking with what is
