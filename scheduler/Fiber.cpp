@@ -41,10 +41,14 @@ namespace {
 // return address, the control words' slot first (left alone here), then
 // r12-r15, rbx and rbp. The switch returns the suspended side's context in
 // rax and passes the data pointer on in rdx (and rsi, which a fiber's
-// first entry reads). barrier_fibers (session 16, 6 alternating runs): one
-// thread 350-388 vs 362-404 ms, two threads 23.8-24.9 vs 25.1-25.9 ns per
-// work-item per barrier. (Session 15 measured it slower, and so did this
-// session before the state and context arrays: within that noise.)
+// first entry reads). It ends in `ret` to the resumed side's return
+// address, where Boost jumps: every fiber resumes at the same place in
+// switchAway, so that return is predicted, and the predictor's stack stays
+// in step for the returns after it (see the barrier entries below).
+// barrier_fibers (session 16, 6 alternating runs): one thread 350-388 vs
+// 362-404 ms, two threads 23.8-24.9 vs 25.1-25.9 ns per work-item per barrier.
+// (Session 15 measured it slower, and so did this session before the state and
+// context arrays: within that noise.)
 #if defined(__x86_64__) && defined(__linux__) && !defined(CLCPU_TSAN_FIBERS)
 asm(R"(
   .pushsection .text
@@ -61,17 +65,16 @@ clcpu_fiber_jump:
   movq %rbp, 0x30(%rsp)
   movq %rsp, %rax
   movq %rdi, %rsp
-  movq 0x38(%rsp), %r8
   movq 0x08(%rsp), %r12
   movq 0x10(%rsp), %r13
   movq 0x18(%rsp), %r14
   movq 0x20(%rsp), %r15
   movq 0x28(%rsp), %rbx
   movq 0x30(%rsp), %rbp
-  leaq 0x40(%rsp), %rsp
+  leaq 0x38(%rsp), %rsp
   movq %rsi, %rdx
   movq %rax, %rdi
-  jmp *%r8
+  ret
   .size clcpu_fiber_jump, .-clcpu_fiber_jump
   .popsection
 )");
@@ -346,6 +349,83 @@ uint64_t collectiveImpl(const WorkGroupContext *C, uint32_t Op, uint64_t Value,
   return G->Scratch[Id];
 }
 
+} // namespace
+
+// What a kernel calls at a barrier or collective on the fiber path. A
+// resumed fiber returns from the call that stopped it, at the barrier it
+// waited at, while the return-stack predictor holds the call that just
+// stopped the other fiber, at the next barrier: with two or more call sites
+// every switch mispredicted that return. These entries call the
+// implementation from one place (its return is always predicted) and go
+// back to the kernel with an indirect jump, which the branch predictor
+// learns: all fibers of a pass return to the same call site.
+// This needs the switch itself to end in a return (clcpu_fiber_jump): with
+// an indirect jump there, the entry pushed by its call stayed on the
+// predictor's stack and every later return was off by one.
+// barrier_fibers, session 25 Xeon, alternating runs: two threads 24.2-27.4
+// -> 14.9-15.5 ns per work-item per barrier, one thread 401-409 -> 223-240
+// ms. (The return alone, session 24 and again here: 25.2-29.0 ns, no
+// gain; the entries alone, with the jump: 31.3-32.3 ns.)
+#if defined(__x86_64__) && defined(__linux__) && !defined(CLCPU_TSAN_FIBERS)
+extern "C" {
+__attribute__((visibility("hidden"))) void
+clcpu_fiber_barrier_impl(const WorkGroupContext *C) {
+  barrierImpl(C);
+}
+__attribute__((visibility("hidden"))) void
+clcpu_fiber_sub_group_barrier_impl(const WorkGroupContext *C) {
+  subGroupBarrierImpl(C);
+}
+__attribute__((visibility("hidden"))) uint64_t
+clcpu_fiber_collective_impl(const WorkGroupContext *C, uint32_t Op,
+                            uint64_t Value, uint64_t X, uint64_t Y,
+                            uint64_t Z) {
+  return collectiveImpl(C, Op, Value, X, Y, Z);
+}
+void clcpu_fiber_barrier(const WorkGroupContext *C);
+void clcpu_fiber_sub_group_barrier(const WorkGroupContext *C);
+uint64_t clcpu_fiber_collective(const WorkGroupContext *C, uint32_t Op,
+                                uint64_t Value, uint64_t X, uint64_t Y,
+                                uint64_t Z);
+}
+// Arguments stay in their registers; the stack is re-aligned to 16 bytes
+// for the call; rcx is free once the implementation returned (rax holds
+// the collective's result).
+#define CLCPU_FIBER_ENTRY(Name)                                                \
+  ".p2align 4\n"                                                               \
+  ".hidden " #Name "\n"                                                        \
+  ".type " #Name ", @function\n" #Name ":\n"                                   \
+  "  .cfi_startproc\n"                                                         \
+  "  subq $8, %rsp\n"                                                          \
+  "  .cfi_adjust_cfa_offset 8\n"                                               \
+  "  call " #Name "_impl\n"                                                    \
+  "  addq $8, %rsp\n"                                                          \
+  "  .cfi_adjust_cfa_offset -8\n"                                              \
+  "  popq %rcx\n"                                                              \
+  "  .cfi_adjust_cfa_offset -8\n"                                              \
+  "  .cfi_register %rip, %rcx\n"                                               \
+  "  jmp *%rcx\n"                                                              \
+  "  .cfi_endproc\n"                                                           \
+  ".size " #Name ", .-" #Name "\n"
+asm(".pushsection .text\n" CLCPU_FIBER_ENTRY(clcpu_fiber_barrier)
+        CLCPU_FIBER_ENTRY(clcpu_fiber_sub_group_barrier)
+            CLCPU_FIBER_ENTRY(clcpu_fiber_collective) ".popsection\n");
+#undef CLCPU_FIBER_ENTRY
+namespace {
+constexpr auto BarrierEntry = clcpu_fiber_barrier;
+constexpr auto SubGroupBarrierEntry = clcpu_fiber_sub_group_barrier;
+constexpr auto CollectiveEntry = clcpu_fiber_collective;
+} // namespace
+#else
+namespace {
+constexpr auto BarrierEntry = barrierImpl;
+constexpr auto SubGroupBarrierEntry = subGroupBarrierImpl;
+constexpr auto CollectiveEntry = collectiveImpl;
+} // namespace
+#endif
+
+namespace {
+
 /// The calling thread's fibers.
 struct Pool {
   std::vector<Fiber *> Fibers;
@@ -514,9 +594,9 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args, const WorkGroupContext &Base,
         F->Ctx.LocalId[0] = X;
         F->Ctx.LocalId[1] = Y;
         F->Ctx.LocalId[2] = Z;
-        F->Ctx.Barrier = barrierImpl;
-        F->Ctx.Collective = collectiveImpl;
-        F->Ctx.SubGroupBarrier = subGroupBarrierImpl;
+        F->Ctx.Barrier = BarrierEntry;
+        F->Ctx.Collective = CollectiveEntry;
+        F->Ctx.SubGroupBarrier = SubGroupBarrierEntry;
         F->Ctx.Yield = yieldImpl;
         F->Ctx.Group = &G;
         F->G = &G;
