@@ -291,6 +291,10 @@ cl_int Kernel::enqueue(CommandQueue *Q, cl_command_type Type, const NDRange &R,
   {
     std::lock_guard<std::mutex> G(Lock);
     L->Storage = alignedBlock(Args.size() * ArgAlign);
+    // One allocation each, not one per doubling: the host thread and the
+    // worker that frees the launch share malloc's arena lock.
+    L->ArgPtrs.reserve(Args.size());
+    L->Buffers.reserve(Args.size());
     for (size_t I = 0; I < Args.size(); ++I) {
       const ArgValue &V = Args[I];
       unsigned char *Slot = L->Storage.get() + I * ArgAlign;

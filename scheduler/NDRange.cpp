@@ -78,17 +78,23 @@ struct LaunchState {
   std::atomic<unsigned> Active{0}; // helpers that may touch the job
 };
 
-/// One thread's setup for a launch: its local memory and its copy of the
-/// argument array, with the __local arguments pointing into that memory.
+/// One thread's setup for a launch: its local memory and the argument
+/// array; with __local arguments, its own copy of that array, with those
+/// arguments pointing into this thread's local memory.
 struct Participant {
-  std::vector<void *> Args;
+  std::vector<void *> OwnArgs;
   std::vector<void *> LocalPtrs;
+  void **Args;
   WorkGroupContext C{};
 
-  explicit Participant(const NDRangeJob &J)
-      : Args(J.Args, J.Args + J.NumArgs), LocalPtrs(J.LocalArgs.size()) {
+  explicit Participant(const NDRangeJob &J) : Args(J.Args) {
     char *Local = static_cast<char *>(ThreadLocalMem.get(J.localMemBytes()));
     size_t Offset = alignUp(J.LocalVarsSize);
+    if (!J.LocalArgs.empty()) {
+      OwnArgs.assign(J.Args, J.Args + J.NumArgs);
+      LocalPtrs.resize(J.LocalArgs.size());
+      Args = OwnArgs.data();
+    }
     for (size_t I = 0; I < J.LocalArgs.size(); ++I) {
       LocalPtrs[I] = Local + Offset;
       Offset += alignUp(J.LocalArgs[I].second);
@@ -155,9 +161,9 @@ struct Participant {
               std::min(J.Local[D], J.Global[D] - Id[D] * J.Local[D]);
         }
         if (J.PerWorkItem)
-          runGroupOnFibers(J.Fn, Args.data(), C, J.FiberStack);
+          runGroupOnFibers(J.Fn, Args, C, J.FiberStack);
         else
-          J.Fn(Args.data(), &C);
+          J.Fn(Args, &C);
       }
       if (AfterChunk())
         return;
