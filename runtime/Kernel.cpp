@@ -47,7 +47,7 @@ struct Launch {
     Job.NumArgs = ArgPtrs.size();
     // Work-groups run on the device's arena (scheduler/NDRange.h); local
     // memory is per thread, __local arguments included.
-    runNDRange(Exec->arena(), Exec->threads(), Job);
+    runNDRange(Exec->arena(), Exec->threads(), Job, &Exec->helperPark());
     return CL_SUCCESS;
   }
 };

@@ -128,6 +128,7 @@ Executor::~Executor() {
     }
     std::this_thread::yield();
   }
+  Park.close();
   Obs.observe(false);
   Arena.terminate();
   workerPool().unreserve(Threads);
@@ -174,8 +175,10 @@ void Executor::kick() {
     if (Spawn)
       ++Draining;
   }
-  if (Spawn)
+  if (Spawn) {
+    Park.otherTaskEnqueued();
     Arena.enqueue(Drainer{this});
+  }
 }
 
 void Executor::Observer::on_scheduler_entry(bool IsWorker) {
@@ -206,8 +209,10 @@ void Executor::pushReady(Task T, bool Deferred) {
     if (Spawn)
       ++Draining;
   }
-  if (Spawn)
+  if (Spawn) {
+    Park.otherTaskEnqueued();
     Arena.enqueue(Drainer{this});
+  }
   notifyProgress();
 }
 

@@ -1,6 +1,8 @@
 #ifndef CLCPU_SCHEDULER_EXECUTOR_H
 #define CLCPU_SCHEDULER_EXECUTOR_H
 
+#include "scheduler/NDRange.h"
+
 #include <oneapi/tbb/task_arena.h>
 #include <oneapi/tbb/task_scheduler_observer.h>
 
@@ -46,6 +48,8 @@ public:
   unsigned threads() const { return Threads; }
   /// The arena, for code that runs parallel loops on this device's cores.
   tbb::task_arena &arena() { return Arena; }
+  /// Where the arena's helpers wait between launches (runNDRange).
+  HelperPark &helperPark() { return Park; }
 
   /// Queues \p T to run on a worker thread (or a waiting host thread, never
   /// the caller). A \p Deferred task wakes no worker: it runs when a thread
@@ -85,6 +89,8 @@ private:
   unsigned Threads;
   WorkerEntryFn OnEntry;
   tbb::task_arena Arena;
+  // Destroyed before the arena: it waits for the helper tasks.
+  HelperPark Park;
 
   class Observer : public tbb::task_scheduler_observer {
   public:

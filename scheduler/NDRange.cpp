@@ -12,6 +12,7 @@
 #include <memory>
 #include <new>
 #include <pthread.h>
+#include <thread>
 #include <tuple>
 
 namespace clcpu {
@@ -202,17 +203,97 @@ void helpAndRelease(LaunchState *S) {
   release(S);
 }
 
+/// Offers \p S to up to \p Want helpers waiting in \p P (one owner each);
+/// returns how many it offered it to. Another launch's offer (a second
+/// queue on the device) is left alone: this one asks TBB instead.
+unsigned offer(HelperPark &P, LaunchState *S, unsigned Want) {
+  unsigned N = std::min(Want, P.Waiting.load(std::memory_order_seq_cst));
+  if (N == 0)
+    return 0;
+  {
+    std::lock_guard<std::mutex> G(P.Lock);
+    if (P.Offer)
+      return 0;
+    S->Owners.fetch_add(N, std::memory_order_relaxed);
+    P.Offer = S;
+    P.Tickets = N;
+  }
+  CLCPU_TSAN_RELEASE(S);
+  P.Offers.fetch_add(1, std::memory_order_release);
+  return N;
+}
+
+/// Withdraws what is left of the offer of \p S (its tickets' owners).
+void withdraw(HelperPark &P, LaunchState *S) {
+  unsigned Left = 0;
+  {
+    std::lock_guard<std::mutex> G(P.Lock);
+    if (P.Offer != S)
+      return;
+    Left = P.Tickets;
+    P.Offer = nullptr;
+    P.Tickets = 0;
+  }
+  for (; Left > 0; --Left)
+    release(S);
+}
+
+/// A helper that finished its part: takes the launches offered in \p P
+/// until none came for HelperPark::WaitMicroseconds (or \p P closes).
+void waitForLaunches(HelperPark &P) {
+  using Clock = std::chrono::steady_clock;
+  const auto Patience = std::chrono::microseconds(HelperPark::WaitMicroseconds);
+  const uint64_t OthersSeen = P.Others.load(std::memory_order_acquire);
+  for (;;) {
+    uint64_t Seen = P.Offers.load(std::memory_order_acquire);
+    auto Start = Clock::now();
+    for (unsigned I = 1;; ++I) {
+      if (P.Closed.load(std::memory_order_relaxed) ||
+          P.Others.load(std::memory_order_acquire) != OthersSeen)
+        return;
+      if (P.Offers.load(std::memory_order_acquire) != Seen)
+        break;
+      CLCPU_PAUSE();
+      if (I % 64 == 0 && Clock::now() - Start >= Patience)
+        return;
+    }
+    LaunchState *S = nullptr;
+    {
+      std::lock_guard<std::mutex> G(P.Lock);
+      if (P.Offer && P.Tickets > 0) {
+        S = static_cast<LaunchState *>(P.Offer);
+        if (--P.Tickets == 0)
+          P.Offer = nullptr;
+      }
+    }
+    if (S)
+      helpAndRelease(S);
+  }
+}
+
 /// The helper task. TBB hands the task object to a worker inside libtbb,
-/// which ThreadSanitizer does not see: the one read of the task object (the
-/// raw pointer, as in the executor's Drainer) is left uninstrumented, and
+/// which ThreadSanitizer does not see: the reads of the task object (raw
+/// pointers, as in the executor's Drainer) are left uninstrumented, and
 /// the object has nothing to destroy. (A captured std::shared_ptr was read
 /// and destroyed on the worker in instrumented library code: 12 reports in
 /// the TSan build's e2e scheduler tests.) Ownership goes through the
-/// atomic count, which TSan sees.
+/// atomic count, which TSan sees. With a park, the helper counts itself
+/// waiting from the start (a launch that follows this one offers itself to
+/// a helper still finishing here, rather than to a TBB worker this task
+/// keeps busy), then waits there for the next launch.
 struct Helper {
   LaunchState *S;
+  HelperPark *Park;
   __attribute__((no_sanitize("thread"), noinline)) void operator()() const {
+    HelperPark *P = Park;
+    if (P)
+      P->Waiting.fetch_add(1, std::memory_order_seq_cst);
     helpAndRelease(S);
+    if (!P)
+      return;
+    waitForLaunches(*P);
+    P->Waiting.fetch_sub(1, std::memory_order_seq_cst);
+    P->Tasks.fetch_sub(1, std::memory_order_release);
   }
 };
 
@@ -234,6 +315,14 @@ void waitForHelpers(LaunchState &S) {
 }
 
 } // namespace
+
+void HelperPark::close() {
+  Closed.store(true, std::memory_order_relaxed);
+  while (Tasks.load(std::memory_order_acquire) != 0)
+    std::this_thread::yield();
+}
+
+HelperPark::~HelperPark() { close(); }
 
 size_t NDRangeJob::localMemBytes() const {
   size_t N = alignUp(LocalVarsSize);
@@ -267,7 +356,8 @@ size_t guidedChunk(size_t Left, size_t PerThread, size_t MaxChunk) {
                             std::max<size_t>(MaxChunk, 1));
 }
 
-void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J) {
+void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J,
+                HelperPark *Park) {
   // Shared with the helper tasks, which may start after the launch returned
   // (and then find nothing to do); this thread's ownership ends with the
   // function, however it ends.
@@ -318,20 +408,33 @@ void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J) {
   // outside waited about 4 ms after the workers had slept (20 ms idle, two
   // threads), leaving the launch to this thread alone. The caller does not
   // join the arena either: it runs its groups where it is.
+  // Helpers waiting in the park first (they start within a microsecond),
+  // TBB for the rest.
   CLCPU_TSAN_RELEASE(S);
-  for (size_t H = 0; H < Helpers; ++H) {
+  size_t Offered = Park ? offer(*Park, S, unsigned(Helpers)) : 0;
+  struct WaitHelpers {
+    LaunchState &S;
+    HelperPark *Park;
+    bool Offered;
+    ~WaitHelpers() {
+      if (Offered)
+        withdraw(*Park, &S);
+      waitForHelpers(S);
+    }
+  } Wait{*S, Park, Offered > 0};
+  for (size_t H = Offered; H < Helpers; ++H) {
     S->Owners.fetch_add(1, std::memory_order_relaxed);
+    if (Park)
+      Park->Tasks.fetch_add(1, std::memory_order_relaxed);
     try {
-      Arena.enqueue(Helper{S});
+      Arena.enqueue(Helper{S, Park});
     } catch (...) {
       release(S); // that helper will never run
+      if (Park)
+        Park->Tasks.fetch_sub(1, std::memory_order_release);
       throw;
     }
   }
-  struct WaitHelpers {
-    LaunchState &S;
-    ~WaitHelpers() { waitForHelpers(S); }
-  } Wait{*S};
   Self.run(*S, [] { return false; });
   // Every group is claimed; Wait's destructor waits for the helpers that
   // claimed some (and, if this thread's part threw, claims what is left).

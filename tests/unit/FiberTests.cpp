@@ -85,7 +85,7 @@ void countGroup(void **Args, const WorkGroupContext *C) {
 /// Runs countGroup over a 2D NDRange on two threads; checks that each group
 /// ran once and every work-item was counted.
 void checkEachGroupOnce(tbb::task_arena &Arena, size_t G0, size_t L0, size_t G1,
-                        size_t L1) {
+                        size_t L1, HelperPark *Park = nullptr) {
   NDRangeJob J;
   J.Fn = countGroup;
   J.Dims = 2;
@@ -99,7 +99,7 @@ void checkEachGroupOnce(tbb::task_arena &Arena, size_t G0, size_t L0, size_t G1,
   void *Args[] = {Hits.data(), &Items};
   J.Args = Args;
   J.NumArgs = 2;
-  runNDRange(Arena, 2, J);
+  runNDRange(Arena, 2, J, Park);
   for (auto &H : Hits)
     REQUIRE(H.load() == 1);
   REQUIRE(Items.load() == G0 * G1);
@@ -192,6 +192,59 @@ TEST_CASE("5.10 (scheduler issue): helper tasks that start after their "
   tbb::task_arena Arena(2);
   for (int Launch = 0; Launch < 2000; ++Launch)
     checkEachGroupOnce(Arena, 4, 1, 1, 1);
+}
+
+/// A group that keeps its thread busy for about 30 microseconds, and
+/// records which thread ran it.
+void busyGroup(void **Args, const WorkGroupContext *C) {
+  auto *Threads = static_cast<std::vector<std::thread::id> *>(Args[0]);
+  (*Threads)[C->GroupId[0]] = std::this_thread::get_id();
+  auto Until = std::chrono::steady_clock::now() + std::chrono::microseconds(30);
+  while (std::chrono::steady_clock::now() < Until) {
+  }
+}
+
+TEST_CASE("5.10 (scheduler issue, pipelined scan_wg): a helper waits in the "
+          "park for the next launch of a series",
+          "[fiber]") {
+  tbb::task_arena Arena(2);
+  {
+    HelperPark Park;
+    // Each launch runs its groups once, also when the helper that takes it
+    // from the park comes after the launch returned (quick groups), or
+    // takes a series of launches one after another.
+    for (int Launch = 0; Launch < 2000; ++Launch)
+      checkEachGroupOnce(Arena, 4, 1, 1, 1, &Park);
+    for (int Launch = 0; Launch < 50; ++Launch)
+      checkEachGroupOnce(Arena, 1000, 7, 3, 2, &Park);
+    // Launches of 30-microsecond groups, back to back: after the first, a
+    // helper waits in the park and takes the next ones from there.
+    uint64_t Before = Park.Offers.load();
+    std::vector<std::thread::id> Ran(4);
+    void *Args[] = {&Ran};
+    NDRangeJob J;
+    J.Fn = busyGroup;
+    J.Global[0] = 4;
+    J.Args = Args;
+    J.NumArgs = 1;
+    size_t WithHelper = 0;
+    for (int Launch = 0; Launch < 300; ++Launch) {
+      runNDRange(Arena, 2, J, &Park);
+      WithHelper += std::count(Ran.begin(), Ran.end(), Ran[0]) < 4;
+    }
+    INFO("launches run by two threads: " << WithHelper);
+    CHECK(Park.Offers.load() > Before);
+    CHECK(WithHelper > 0);
+    // Another task for the arena sends the waiting helpers back to TBB.
+    runNDRange(Arena, 2, J, &Park);
+    Park.otherTaskEnqueued();
+    auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (Park.Waiting.load() != 0 &&
+           std::chrono::steady_clock::now() < Deadline)
+      std::this_thread::yield();
+    CHECK(Park.Waiting.load() == 0);
+    runNDRange(Arena, 2, J, &Park);
+  } // the destructor sends a waiting helper away and waits for its task
 }
 
 TEST_CASE("6.13.8: fiber switch cost (prints, no assertion)",
