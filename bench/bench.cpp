@@ -664,13 +664,13 @@ private:
 // between them). The best k and scheme differ between implementations (a
 // vectorizing compiler wants long per-item loops, a scalar one short ones;
 // reduce-then-scan moves less memory but has more group steps), so each
-// platform runs its own fastest combination, found in setUp (best of 3 runs
-// each) and named in the note: "PoCL's best scan" is PoCL's best k and
-// scheme. Each try runs after the row's host copy (rowHostCopy), as each
-// measured repetition does: run back to back, the scan's 128 MiB stayed in
-// the 300 MiB last-level cache of one VM here, and the tries picked what
-// was fastest from the cache (3.5-4 ms) while the repetitions read from
-// memory (6.5-8 ms).
+// platform runs its own fastest combination, found in setUp (the median of
+// 3 runs each, then of 7 more for the four fastest) and named in the note:
+// "PoCL's best scan" is PoCL's best k and scheme. Each try runs after the row's
+// host copy (rowHostCopy), as each measured repetition does: run back to back,
+// the scan's 128 MiB stayed in the 300 MiB last-level cache of one VM here, and
+// the tries picked what was fastest from the cache (3.5-4 ms) while the
+// repetitions read from memory (6.5-8 ms).
 /// --tries: the scans print each scheme, block count and k they try, and
 /// every row each measured repetition.
 bool ShowTries = false;
@@ -720,9 +720,24 @@ public:
       KKept = kernel(Pr, "scan_blocks_kept");
       KPipe = kernel(Pr, "scan_pipelined");
     }
-    double Best = 0;
-    int BestK = KChoices[0], BestBlocks = 0;
-    Scheme BestScheme = ScanThenAdd;
+    struct Candidate {
+      double T;
+      int K;
+      Scheme S;
+      int Blocks;
+    };
+    std::vector<Candidate> Tried;
+    // Each try after the row's host copy; the median of Reps of them.
+    auto measure = [&](const Candidate &C, int Reps) {
+      configure(C.K, C.S, C.Blocks);
+      std::vector<double> Ts;
+      for (int R = 0; R < Reps; ++R) {
+        rowHostCopy();
+        Ts.push_back(run());
+      }
+      std::sort(Ts.begin(), Ts.end());
+      return Ts[Ts.size() / 2];
+    };
     for (Scheme Try :
          {ScanThenAdd, ReduceThenScan, ReduceKeepThenScan, Pipelined}) {
       if (Try != ScanThenAdd && Which == LookBack)
@@ -732,22 +747,34 @@ public:
         BlockTries.assign(std::begin(BlockChoices), std::end(BlockChoices));
       for (int TryBlocks : BlockTries)
         for (int Choice : KChoices) {
-          configure(Choice, Try, TryBlocks);
-          double T = 0;
-          for (int R = 0; R < 3; ++R) {
-            rowHostCopy();
-            double Once = run();
-            T = R == 0 ? Once : std::min(T, Once);
-          }
+          Candidate C{0, Choice, Try, TryBlocks};
+          C.T = measure(C, 3);
           if (ShowTries)
             std::fprintf(stderr, "  %s %s: %s, %d blocks, k = %d: %.3f ms\n",
                          P.Label.c_str(), P.Name.c_str(), schemeName(Try),
-                         TryBlocks, Choice, T * 1e3);
-          if (Best == 0 || T < Best)
-            Best = T, BestK = Choice, BestScheme = Try, BestBlocks = TryBlocks;
+                         TryBlocks, Choice, C.T * 1e3);
+          Tried.push_back(C);
         }
     }
-    configure(BestK, BestScheme, BestBlocks);
+    // The four fastest again, 7 times each: the best of 3 (as chosen until
+    // session 25) let a combination that is fast only now and then win on
+    // one lucky run, and the row's repetitions then ran it at its usual
+    // speed (scan_wg picked 8 blocks and k = 1024 once, at 76% of the host
+    // copy, against 95% with 64 blocks and k = 512 in the run before).
+    std::sort(Tried.begin(), Tried.end(),
+              [](const Candidate &A, const Candidate &B) { return A.T < B.T; });
+    Tried.resize(std::min<size_t>(Tried.size(), 4));
+    for (Candidate &C : Tried) {
+      C.T = measure(C, 7);
+      if (ShowTries)
+        std::fprintf(stderr, "  %s %s: again: %s, %d blocks, k = %d: %.3f ms\n",
+                     P.Label.c_str(), P.Name.c_str(), schemeName(C.S), C.Blocks,
+                     C.K, C.T * 1e3);
+    }
+    const Candidate &Best = *std::min_element(
+        Tried.begin(), Tried.end(),
+        [](const Candidate &A, const Candidate &B) { return A.T < B.T; });
+    configure(Best.K, Best.S, Best.Blocks);
     std::string Range = std::to_string(KChoices[0]) + "-" +
                         std::to_string(std::end(KChoices)[-1]);
     if (Which == LookBack)
