@@ -19,6 +19,7 @@
 #define CLCPU_TSAN_FIBERS 1
 #endif
 #if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 // AddressSanitizer must know which stack runs (CLCPU_ASAN builds): each
 // switch names the stack it goes to, and each arrival says it is done.
@@ -437,6 +438,11 @@ struct Pool {
     for (Fiber *F : Fibers) {
 #ifdef CLCPU_TSAN_FIBERS
       __tsan_destroy_fiber(F->TsanFiber);
+#endif
+#ifdef CLCPU_ASAN_FIBERS
+      // The stack's shadow keeps the frames' redzones: memory mapped there
+      // later (tbbmalloc's) was reported as a stack-buffer-underflow.
+      __asan_unpoison_memory_region(F->Mapping, F->MappingSize);
 #endif
       munmap(F->Mapping, F->MappingSize);
       delete F;
