@@ -334,9 +334,15 @@ cl_int RectSide::resolve(const size_t Region[3], const char *What,
   // "If <x>_slice_pitch is 0, <x>_slice_pitch is computed as region[1] *
   // <x>_row_pitch." CL_INVALID_VALUE if <x>_slice_pitch is not 0 and is less
   // than region[1] * <x>_row_pitch and not a multiple of <x>_row_pitch.
+  // The product is the application's and may not fit: a slice pitch can
+  // only be below a product that does not fit.
+  CheckedSize MinSlice = CheckedSize(Region[1]) * RowPitch;
   if (SlicePitch == 0) {
-    SlicePitch = Region[1] * RowPitch;
-  } else if (SlicePitch < Region[1] * RowPitch) {
+    if (!MinSlice.valid())
+      return fail(CL_INVALID_VALUE,
+                  "region[1] * " + W + "_row_pitch overflows size_t", Ctx);
+    SlicePitch = MinSlice.value();
+  } else if (!MinSlice.fitsIn(SlicePitch)) {
     return fail(CL_INVALID_VALUE,
                 W + "_slice_pitch is less than region[1] * " + W + "_row_pitch",
                 Ctx);
@@ -362,8 +368,8 @@ bool rectsOverlap(const char *A, const RectSide &AS, const char *B,
                   const RectSide &BS, const size_t Region[3]) {
   auto AStart = reinterpret_cast<uintptr_t>(A) + AS.start();
   auto BStart = reinterpret_cast<uintptr_t>(B) + BS.start();
-  uintptr_t AEnd = AStart + (AS.extent(Region) - AS.start());
-  uintptr_t BEnd = BStart + (BS.extent(Region) - BS.start());
+  uintptr_t AEnd = AStart + (AS.extent(Region).value() - AS.start());
+  uintptr_t BEnd = BStart + (BS.extent(Region).value() - BS.start());
   if (AEnd <= BStart || BEnd <= AStart)
     return false;
   // Every row of A against the rows of B that can reach it: for each slice of

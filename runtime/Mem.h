@@ -4,6 +4,7 @@
 // Memory objects (OpenCL 3.0 API spec, 5.2 "Buffer Objects" and 5.5 "Memory
 // Objects"): buffers and sub-buffers. Images are not supported.
 
+#include "runtime/CheckedMath.h"
 #include "runtime/Info.h"
 #include "runtime/Object.h"
 
@@ -140,7 +141,10 @@ cl_int checkBufferFlags(cl_mem_flags Flags, Context *Ctx = nullptr);
 
 /// One side of a rectangular copy: origin in bytes/rows/slices and pitches.
 /// `resolve` applies the spec's defaults (0 pitch = tightly packed) and
-/// checks the pitch rules; `extent` is one past the last byte touched.
+/// checks the pitch rules; `extent` is one past the last byte touched,
+/// computed with overflow checks (the origin and pitches are the
+/// application's). copyRect and rectsOverlap need a side whose extent is
+/// valid.
 struct RectSide {
   size_t Origin[3];
   size_t RowPitch;
@@ -152,9 +156,11 @@ struct RectSide {
   size_t start() const {
     return Origin[2] * SlicePitch + Origin[1] * RowPitch + Origin[0];
   }
-  size_t extent(const size_t Region[3]) const {
-    return start() + (Region[2] - 1) * SlicePitch + (Region[1] - 1) * RowPitch +
-           Region[0];
+  CheckedSize extent(const size_t Region[3]) const {
+    return CheckedSize(Origin[2]) * SlicePitch +
+           CheckedSize(Origin[1]) * RowPitch + Origin[0] +
+           CheckedSize(Region[2] - 1) * SlicePitch +
+           CheckedSize(Region[1] - 1) * RowPitch + Region[0];
   }
 };
 

@@ -104,7 +104,12 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
     Mem *M = Mem::fromHandle(memobj);
     if (!M)
       return fail(CL_INVALID_MEM_OBJECT, "memobj is not a valid memory object");
-    M->release();
+    // Only the application's own references can be released: one held by
+    // another object (an implicit retain) is not the application's to drop.
+    if (!M->release())
+      return fail(
+          CL_INVALID_MEM_OBJECT,
+          "memobj has no reference of the application's left to release");
     return CL_SUCCESS;
   });
 }
@@ -270,8 +275,17 @@ cl_int checkHostRect(CommandQueue *Q, Mem *M, const size_t *buffer_origin,
   // CL_INVALID_VALUE if the region being read or written specified by
   // (buffer_origin, region, buffer_row_pitch, buffer_slice_pitch) is out of
   // bounds.
-  if (Buf.extent(region) > M->size())
+  if (!Buf.extent(region).fitsIn(M->size()))
     return fail(CL_INVALID_VALUE, "the buffer region is out of bounds", C);
+  // The host side has no size to check against, but its extent must be an
+  // address range: origins and pitches that wrap around are refused, not
+  // copied to wherever they wrap to.
+  CheckedSize HostEnd = Host.extent(region);
+  if (!HostEnd.valid() || hostRangeWraps(ptr, HostEnd.value()))
+    return fail(CL_INVALID_VALUE,
+                "(host_origin, region, host_row_pitch, host_slice_pitch) "
+                "overflows the address space",
+                C);
   return CL_SUCCESS;
 }
 } // namespace
@@ -422,7 +436,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
     // src_slice_pitch) or (dst_origin, region, dst_row_pitch,
     // dst_slice_pitch) require accessing elements outside the src_buffer and
     // dst_buffer buffer objects respectively.
-    if (Src.extent(region) > S->size() || Dst.extent(region) > D->size())
+    if (!Src.extent(region).fitsIn(S->size()) ||
+        !Dst.extent(region).fitsIn(D->size()))
       return fail(CL_INVALID_VALUE, "the copy is out of bounds", C);
     // CL_INVALID_VALUE if src_buffer and dst_buffer are the same buffer
     // object and src_slice_pitch is not equal to dst_slice_pitch and

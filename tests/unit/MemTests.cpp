@@ -59,7 +59,7 @@ TEST_CASE("5.2.2: rect pitch rules and defaults", "[mem]") {
   REQUIRE(S.resolve(R, "buffer") == CL_SUCCESS);
   CHECK(S.RowPitch == 4);
   CHECK(S.SlicePitch == 12);
-  CHECK(S.extent(R) == 24);
+  CHECK(S.extent(R).value() == 24);
   RectSide Small{{0, 0, 0}, 3, 0};
   CHECK(Small.resolve(R, "buffer") == CL_INVALID_VALUE);
   RectSide SliceSmall{{0, 0, 0}, 5, 14};
@@ -69,7 +69,20 @@ TEST_CASE("5.2.2: rect pitch rules and defaults", "[mem]") {
   RectSide Ok{{1, 2, 3}, 5, 20};
   REQUIRE(Ok.resolve(R, "buffer") == CL_SUCCESS);
   CHECK(Ok.start() == 3 * 20 + 2 * 5 + 1);
-  CHECK(Ok.extent(R) == Ok.start() + 20 + 2 * 5 + 4);
+  CHECK(Ok.extent(R).value() == Ok.start() + 20 + 2 * 5 + 4);
+  // An extent past SIZE_MAX is invalid, not wrapped into range.
+  RectSide Far{{~size_t(0) - 7, 0, 0}, 0, 0};
+  REQUIRE(Far.resolve(R, "buffer") == CL_SUCCESS);
+  CHECK(!Far.extent(R).valid());
+  RectSide Huge{{0, 0, 0}, 64, size_t(1) << 62};
+  REQUIRE(Huge.resolve(R, "buffer") == CL_SUCCESS);
+  CHECK(Huge.extent(R).valid()); // 2 slices: 2^62 + ... fits
+  const size_t FiveSlices[3] = {16, 1, 5};
+  CHECK(!Huge.extent(FiveSlices).valid());
+  // The default slice pitch region[1] * row_pitch must fit too.
+  const size_t Tall[3] = {1, size_t(1) << 40, 2};
+  RectSide TallSide{{0, 0, 0}, size_t(1) << 30, 0};
+  CHECK(TallSide.resolve(Tall, "buffer") == CL_INVALID_VALUE);
   const size_t Zero[3] = {4, 0, 1};
   CHECK(checkRegion(Zero) == CL_INVALID_VALUE);
   CHECK(checkRegion(nullptr) == CL_INVALID_VALUE);
@@ -89,7 +102,8 @@ TEST_CASE("5.2.2: copyRect matches a byte-by-byte reference", "[mem]") {
     D.SlicePitch = D.RowPitch * (R[1] + U(0, 3));
     REQUIRE(S.resolve(R, "src") == CL_SUCCESS);
     REQUIRE(D.resolve(R, "dst") == CL_SUCCESS);
-    std::vector<char> Src(S.extent(R)), Dst(D.extent(R), 0), Ref;
+    std::vector<char> Src(S.extent(R).value()), Dst(D.extent(R).value(), 0),
+        Ref;
     for (auto &C : Src)
       C = static_cast<char>(U(1, 250));
     Ref = Dst;
@@ -115,7 +129,7 @@ TEST_CASE("5.2.2: rectsOverlap agrees with a byte map", "[mem]") {
     A.SlicePitch = A.RowPitch * (R[1] + U(0, 2));
     RectSide B{{U(0, 8), U(0, 4), U(0, 2)}, R[0] + U(0, 6), 0};
     B.SlicePitch = B.RowPitch * (R[1] + U(0, 2));
-    size_t Len = std::max(A.extent(R), B.extent(R));
+    size_t Len = std::max(A.extent(R).value(), B.extent(R).value());
     auto MA = marks(Len, A, R), MB = marks(Len, B, R);
     bool Ref = false;
     for (size_t I = 0; I < Len; ++I)
@@ -230,4 +244,20 @@ TEST_CASE("5.6: the SVM registry resolves interior pointers", "[svm]") {
   CHECK(svm::free(C, P));
   CHECK_FALSE(svm::find(C, P));
   C->release();
+}
+
+TEST_CASE("CheckedSize: overflow is sticky through an expression", "[mem]") {
+  const size_t Max = ~size_t(0);
+  CHECK((CheckedSize(3) * 4 + 5).value() == 17);
+  CHECK(!(CheckedSize(Max) + 1).valid());
+  CHECK(!(CheckedSize(size_t(1) << 32) * (size_t(1) << 32)).valid());
+  CHECK(!((CheckedSize(Max) + 1) * 0).valid());
+  CHECK(!(CheckedSize(1) - 2).valid());
+  CHECK(CheckedSize(10).fitsIn(10));
+  CHECK(!CheckedSize(11).fitsIn(10));
+  CHECK(!(CheckedSize(Max) * 2).fitsIn(Max));
+  CHECK(alignUpChecked(129, 128).value() == 256);
+  CHECK(!alignUpChecked(Max, 128).valid());
+  CHECK(hostRangeWraps(reinterpret_cast<void *>(Max - 7), 16));
+  CHECK(!hostRangeWraps(reinterpret_cast<void *>(4096), 16));
 }
