@@ -1,4 +1,5 @@
 #include "runtime/Kernel.h"
+#include "runtime/CheckedMath.h"
 #include "runtime/CommandQueue.h"
 #include "runtime/Context.h"
 #include "runtime/Device.h"
@@ -287,7 +288,9 @@ cl_int Kernel::enqueue(CommandQueue *Q, cl_command_type Type, const NDRange &R,
     J.Local[D] = R.Local[D];
   }
   J.LocalVarsSize = Info.LocalMemSize;
-  cl_ulong LocalBytes = Info.LocalMemSize;
+  // The application's __local sizes may add up past size_t (two of 2^63
+  // bytes): summed with overflow checks before the limit check below.
+  CheckedSize LocalBytes = Info.LocalMemSize;
   {
     std::lock_guard<std::mutex> G(Lock);
     L->Storage = alignedBlock(Args.size() * ArgAlign);
@@ -341,10 +344,11 @@ cl_int Kernel::enqueue(CommandQueue *Q, cl_command_type Type, const NDRange &R,
     // instance of kernel on the command-queue because of insufficient
     // resources needed to execute the kernel (here: the kernel's __local
     // variables plus its __local arguments exceed CL_DEVICE_LOCAL_MEM_SIZE).
-    if (LocalBytes > MaxLocal)
+    if (!LocalBytes.fitsIn(MaxLocal))
       return fail(CL_OUT_OF_RESOURCES,
                   "kernel '" + Info.Name + "' needs " +
-                      std::to_string(LocalBytes) +
+                      (LocalBytes.valid() ? std::to_string(LocalBytes.value())
+                                          : std::string("more than SIZE_MAX")) +
                       " bytes of local memory, more than "
                       "CL_DEVICE_LOCAL_MEM_SIZE (" +
                       std::to_string(MaxLocal) + ")",
@@ -391,11 +395,13 @@ cl_int Kernel::getWorkGroupInfo(const Device *D,
   case CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
     return Out.bytes(Info.ReqdWorkGroupSize, sizeof Info.ReqdWorkGroupSize);
   case CL_KERNEL_LOCAL_MEM_SIZE: {
-    cl_ulong N = Info.LocalMemSize;
+    CheckedSize N = Info.LocalMemSize;
     std::lock_guard<std::mutex> G(Lock);
     for (const ArgValue &V : Args)
       N += V.LocalSize;
-    return Out.value<cl_ulong>(N);
+    // Sizes past what a size_t holds (the application's __local sizes) are
+    // reported as the largest value: the launch will be refused anyway.
+    return Out.value<cl_ulong>(N.valid() ? N.value() : ~cl_ulong(0));
   }
   case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
     return Out.value<size_t>(16);

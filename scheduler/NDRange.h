@@ -27,6 +27,14 @@ constexpr size_t LocalMemAlign = 128;
 /// limits the work-group size of kernels with much state across barriers).
 constexpr size_t MaxRegionGroupScratch = size_t(64) << 20;
 
+/// The most work-groups one launch may have. The threads of a launch claim
+/// groups by advancing a shared size_t counter, each claim possibly past the
+/// total, so the total must leave room below SIZE_MAX; and a launch of more
+/// groups could not end in any useful time (2^48 groups of 1 ns each take
+/// over three days). clEnqueueNDRangeKernel refuses larger launches with
+/// CL_OUT_OF_RESOURCES.
+constexpr size_t MaxLaunchGroups = size_t(1) << 48;
+
 struct NDRangeJob {
   WorkGroupFn Fn = nullptr;
   /// Fn runs one work-item (barriers/collectives): groups run on fibers.
@@ -52,7 +60,9 @@ struct NDRangeJob {
   uint64_t StreamArgs = 0;
 
   size_t numGroups(unsigned D) const {
-    return (Global[D] + Local[D] - 1) / Local[D];
+    // Not (Global + Local - 1) / Local: that wraps for global sizes near
+    // SIZE_MAX.
+    return Global[D] / Local[D] + (Global[D] % Local[D] != 0);
   }
   /// Bytes of local memory one work-group needs (each block aligned).
   size_t localMemBytes() const;

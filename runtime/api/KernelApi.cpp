@@ -1,11 +1,13 @@
 //===- runtime/api/KernelApi.cpp - kernel entry points (5.9, 5.10) --------===//
 
+#include "runtime/CheckedMath.h"
 #include "runtime/CommandQueue.h"
 #include "runtime/Context.h"
 #include "runtime/Device.h"
 #include "runtime/Kernel.h"
 #include "runtime/Program.h"
 #include "scheduler/Executor.h"
+#include "scheduler/NDRange.h"
 
 #include <cstring>
 #include <limits>
@@ -91,7 +93,12 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
     Kernel *K = Kernel::fromHandle(kernel);
     if (!K)
       return fail(CL_INVALID_KERNEL, "kernel is not a valid kernel");
-    K->release();
+    // Only the application's own references can be released: one held by
+    // another object (an implicit retain) is not the application's to drop.
+    if (!K->release())
+      return fail(
+          CL_INVALID_KERNEL,
+          "kernel has no reference of the application's left to release");
     return CL_SUCCESS;
   });
 }
@@ -307,6 +314,31 @@ cl_int enqueueNDRange(cl_command_queue command_queue, cl_kernel kernel,
                             K->info().PerWorkItem,
                             K->info().RegionScratch != 0);
   }
+  // The work-item and work-group counts of the launch, from the
+  // application's sizes: computed with overflow checks, since the scheduler
+  // counts groups in size_t ({2^32, 2^32} work-items in groups of one is
+  // 2^64 groups, which wraps to 0).
+  CheckedSize Items = 1, Groups = 1;
+  for (cl_uint D = 0; D < work_dim; ++D) {
+    Items *= R.Global[D];
+    Groups *= R.Global[D] / R.Local[D] + (R.Global[D] % R.Local[D] != 0);
+  }
+  // CL_INVALID_GLOBAL_WORK_SIZE if any of the values specified in
+  // global_work_size[0], ... global_work_size[work_dim - 1] exceed the
+  // maximum value representable by size_t on the device on which the
+  // kernel-instance will be enqueued (here: their product, the number of
+  // work-items, which get_global_linear_id must be able to count).
+  if (!Items.valid())
+    return fail(CL_INVALID_GLOBAL_WORK_SIZE,
+                "the NDRange has more work-items than size_t can count", C);
+  // CL_OUT_OF_RESOURCES if there is a failure to queue the execution
+  // instance of kernel on the command-queue because of insufficient
+  // resources needed to execute the kernel.
+  if (!Groups.fitsIn(MaxLaunchGroups))
+    return fail(CL_OUT_OF_RESOURCES,
+                "the NDRange has more than 2^48 work-groups, more than one "
+                "launch can run",
+                C);
   return K->enqueue(Q, Type, R, num_events_in_wait_list, event_wait_list,
                     event);
 }
