@@ -112,7 +112,7 @@ cl_int CommandQueue::enqueueChecked(cl_command_type Type,
   if (EventOut)
     *EventOut = E->handle();
   else
-    E->release(); // the application asked for no event
+    (void)E->release(); // the application asked for no event
   bool HasWork = E->hasWork();
   E->submit();
   // A command with work should start without waiting for a flush, also when

@@ -16,41 +16,12 @@ struct NamedVersion {
   cl_version Version;
 };
 
-/// Device extensions, advertised only once they work end to end. The list
-/// grows as the compiler, builtins and scheduler land.
+/// Device extensions: compiler/Extensions.def, the one list the compiler
+/// also defines the extension macros from.
 const std::vector<NamedVersion> DeviceExtensions = {
-    // builtins/atomic.cl, tests/e2e/BuiltinTests.cpp "6.15.12.9: ..."
-    {"cl_khr_global_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
-    {"cl_khr_global_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
-    {"cl_khr_local_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
-    {"cl_khr_local_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
-    {"cl_khr_int64_base_atomics", CL_MAKE_VERSION(1, 0, 0)},
-    {"cl_khr_int64_extended_atomics", CL_MAKE_VERSION(1, 0, 0)},
-    // Byte and short stores (tests/e2e/BuiltinTests.cpp "6.4.3: ...").
-    {"cl_khr_byte_addressable_store", CL_MAKE_VERSION(1, 0, 0)},
-    // Double precision: the builtins library's double functions (ULP-checked
-    // in tests/e2e/BuiltinTests.cpp); __opencl_c_fp64 in the feature list.
-    {"cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0)},
-    // Sub-groups of SIMD width (compiler/Barriers.cpp, scheduler/Fiber.cpp,
-    // tests/e2e/SubGroupTests.cpp); requires independent forward progress
-    // (CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS below).
-    {"cl_khr_subgroups", CL_MAKE_VERSION(1, 0, 0)},
-    // Uniform sub-group functions on the same collectives (the frontend
-    // defines their macros; tests/e2e/SubGroupTests.cpp): shuffles, and
-    // char/short reductions and scans plus vector broadcasts.
-    {"cl_khr_subgroup_shuffle", CL_MAKE_VERSION(1, 0, 0)},
-    {"cl_khr_subgroup_shuffle_relative", CL_MAKE_VERSION(1, 0, 0)},
-    {"cl_khr_subgroup_extended_types", CL_MAKE_VERSION(1, 0, 0)},
-    // Non-uniform sub-group functions: the active work-items are those that
-    // reach the call together on the fiber path (scheduler/Fiber.cpp); the
-    // ballot's bit operations are builtins/subgroup.cl. Clustered
-    // reductions run on both paths (tests/e2e/SubGroupNonUniformTests.cpp).
-    {"cl_khr_subgroup_non_uniform_vote", CL_MAKE_VERSION(1, 0, 0)},
-    {"cl_khr_subgroup_ballot", CL_MAKE_VERSION(1, 0, 0)},
-    {"cl_khr_subgroup_non_uniform_arithmetic", CL_MAKE_VERSION(1, 0, 0)},
-    {"cl_khr_subgroup_clustered_reduce", CL_MAKE_VERSION(1, 0, 0)},
-    // Rotations: shuffles by (id + delta) mod the maximum sub-group size.
-    {"cl_khr_subgroup_rotate", CL_MAKE_VERSION(1, 0, 0)},
+#define CLCPU_EXTENSION(Name, Major, Minor, Patch)                             \
+  {#Name, CL_MAKE_VERSION(Major, Minor, Patch)},
+#include "compiler/Extensions.def"
 };
 
 /// OpenCL C 3.0 optional features: compiler::openclCFeatures(), the one list
@@ -121,10 +92,7 @@ void Device::retainDevice() {
     retain();
 }
 
-void Device::releaseDevice() {
-  if (!isRoot())
-    release();
-}
+bool Device::releaseDevice() { return isRoot() || release(); }
 
 Device::~Device() {
   // A sub-device keeps its parent alive for as long as it exists.

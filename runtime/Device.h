@@ -42,7 +42,8 @@ public:
   /// Root devices are never destroyed; retain/release have no effect on them
   /// ("If device is a root level device, the reference count is unchanged").
   void retainDevice();
-  void releaseDevice();
+  /// False if the application holds no reference to this sub-device.
+  [[nodiscard]] bool releaseDevice();
 
   ~Device() override;
 

@@ -65,9 +65,13 @@ namespace clcpu {
 
 /// Base of every API object: the ICD handle plus two reference counts.
 /// `ExternalRefs` counts the application's references (clRetain/clRelease);
-/// `AllRefs` adds the driver's own (a queue holding its events, a sub-buffer
-/// holding its parent). When the application's count reaches zero the handle
-/// stops being valid for the application even if the driver still holds it.
+/// `AllRefs` adds the driver's own (a kernel holding its program, a queue
+/// its context, a sub-buffer its parent, a command its buffers). The handle
+/// stays valid while any reference holds the object: the spec's implicit
+/// retains keep it valid for the application too (the C++ bindings retain
+/// what clGetKernelInfo(CL_KERNEL_PROGRAM) returns long after the
+/// application released its own reference). CL_*_REFERENCE_COUNT reports the
+/// application's references.
 /// Thread-safe: counts are atomic; the object is deleted by whoever drops the
 /// last reference.
 template <typename Derived, typename HandleT, ObjectKind K> class Object {
@@ -85,13 +89,13 @@ public:
 
   Handle handle() { return &H; }
 
-  /// The object behind \p Hd if it is a live handle of this kind the
-  /// application still holds; nullptr otherwise.
+  /// The object behind \p Hd if it is a live handle of this kind (held by
+  /// the application or by another object); nullptr otherwise.
   static Derived *fromHandle(Handle Hd) {
     if (!Hd || Hd->Kind != K)
       return nullptr;
     Derived *D = static_cast<Derived *>(static_cast<Object *>(Hd->Self));
-    if (D->ExternalRefs.load(std::memory_order_acquire) == 0)
+    if (D->AllRefs.load(std::memory_order_acquire) == 0)
       return nullptr;
     if constexpr (requires { D->context(); })
       noteErrorContext(D->context());
@@ -104,10 +108,20 @@ public:
     ExternalRefs.fetch_add(1, std::memory_order_relaxed);
     AllRefs.fetch_add(1, std::memory_order_relaxed);
   }
-  void release() {
-    if (ExternalRefs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+  /// Drops one of the application's references. False (and nothing
+  /// changes) if the application holds none: a release more than it
+  /// retained must not take away a reference another object holds.
+  [[nodiscard]] bool release() {
+    cl_uint N = ExternalRefs.load(std::memory_order_relaxed);
+    do {
+      if (N == 0)
+        return false;
+    } while (!ExternalRefs.compare_exchange_weak(N, N - 1,
+                                                 std::memory_order_acq_rel));
+    if (N == 1)
       static_cast<Derived *>(this)->onLastExternalRelease();
     releaseInternal();
+    return true;
   }
   void retainInternal() { AllRefs.fetch_add(1, std::memory_order_relaxed); }
   void releaseInternal() {

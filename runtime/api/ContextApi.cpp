@@ -88,7 +88,12 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context context) {
     Context *C = Context::fromHandle(context);
     if (!C)
       return fail(CL_INVALID_CONTEXT, "context is not a valid context");
-    C->release();
+    // Only the application's own references can be released: one held by
+    // another object (an implicit retain) is not the application's to drop.
+    if (!C->release())
+      return fail(
+          CL_INVALID_CONTEXT,
+          "context has no reference of the application's left to release");
     return CL_SUCCESS;
   });
 }

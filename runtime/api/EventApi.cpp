@@ -142,7 +142,12 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event event) {
     Event *E = Event::fromHandle(event);
     if (!E)
       return fail(CL_INVALID_EVENT, "event is not a valid event");
-    E->release();
+    // Only the application's own references can be released: one held by
+    // another object (an implicit retain) is not the application's to drop.
+    if (!E->release())
+      return fail(
+          CL_INVALID_EVENT,
+          "event has no reference of the application's left to release");
     return CL_SUCCESS;
   });
 }

@@ -162,7 +162,12 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
     Device *D = Device::fromHandle(device);
     if (!D)
       return fail(CL_INVALID_DEVICE, "device is not a valid device");
-    D->releaseDevice();
+    // A sub-device's references are counted like any object's: only the
+    // application's own can be released.
+    if (!D->releaseDevice())
+      return fail(CL_INVALID_DEVICE,
+                  "device has no reference of the application's left to "
+                  "release");
     return CL_SUCCESS;
   });
 }

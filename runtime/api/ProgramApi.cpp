@@ -59,7 +59,12 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program program) {
     Program *P = programOf(program);
     if (!P)
       return fail(CL_INVALID_PROGRAM, "program is not a valid program");
-    P->release();
+    // Only the application's own references can be released: one held by
+    // another object (an implicit retain) is not the application's to drop.
+    if (!P->release())
+      return fail(
+          CL_INVALID_PROGRAM,
+          "program has no reference of the application's left to release");
     return CL_SUCCESS;
   });
 }

@@ -101,7 +101,13 @@ clReleaseCommandQueue(cl_command_queue command_queue) {
     if (!Q)
       return fail(CL_INVALID_COMMAND_QUEUE,
                   "command_queue is not a valid command-queue");
-    Q->release(); // the last release flushes (onLastExternalRelease)
+    // Only the application's own references can be released: one held by
+    // another object (an implicit retain) is not the application's to drop (the
+    // last release flushes: onLastExternalRelease).
+    if (!Q->release())
+      return fail(CL_INVALID_COMMAND_QUEUE,
+                  "command_queue has no reference of the application's left to "
+                  "release");
     return CL_SUCCESS;
   });
 }
