@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -167,6 +168,37 @@ uint64_t trim(const std::string &Dir, uint64_t MaxBytes,
 }
 
 namespace {
+/// What readFile found at a path.
+enum class FileRead { Missing, NotRegular, Ok };
+
+/// Reads the regular file at \p Path whole into \p Out. Anything else with
+/// that name (a directory, a FIFO, a device) is not the cache's and is
+/// reported as NotRegular without being read. Opened with O_NONBLOCK: a
+/// FIFO opened for reading would otherwise wait for a writer forever.
+FileRead readFile(const std::string &Path, std::string &Out) {
+  int Fd = open(Path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (Fd < 0)
+    return errno == ENOENT ? FileRead::Missing : FileRead::NotRegular;
+  struct stat St {};
+  if (fstat(Fd, &St) != 0 || !S_ISREG(St.st_mode)) {
+    close(Fd);
+    return FileRead::NotRegular;
+  }
+  Out.clear();
+  Out.reserve(static_cast<size_t>(St.st_size));
+  char Buf[1 << 16];
+  for (;;) {
+    ssize_t N = read(Fd, Buf, sizeof Buf);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0) {
+      close(Fd);
+      return N == 0 ? FileRead::Ok : FileRead::NotRegular;
+    }
+    Out.append(Buf, static_cast<size_t>(N));
+  }
+}
+
 /// The directory's usage journal: the bytes of its entries as the last
 /// listing counted them (first line), then one line per entry stored since
 /// by any process. It lets a store decide whether the directory may be over
@@ -178,20 +210,24 @@ const char UsageName[] = "usage";
 /// The journal's total; false if it is missing or not a list of numbers
 /// (then the directory is listed).
 bool readUsage(const std::string &Dir, uint64_t &Total) {
-  std::ifstream In(Dir + "/" + UsageName);
-  if (!In)
+  std::string Text;
+  if (readFile(Dir + "/" + UsageName, Text) != FileRead::Ok)
     return false;
   Total = 0;
+  std::istringstream In(Text);
   std::string Line;
   bool Any = false;
   while (std::getline(In, Line)) {
     // A line another process is appending right now may be cut short; it
-    // only makes the estimate low until the next listing.
-    if (Line.empty() || Line.size() > 20 ||
-        !std::all_of(Line.begin(), Line.end(),
-                     [](char C) { return C >= '0' && C <= '9'; }))
+    // only makes the estimate low until the next listing. A number past
+    // 64 bits (a damaged journal) makes it invalid, like any other damage.
+    uint64_t V = 0;
+    auto [End, Err] =
+        std::from_chars(Line.data(), Line.data() + Line.size(), V);
+    if (Line.empty() || Err != std::errc() ||
+        End != Line.data() + Line.size() ||
+        __builtin_add_overflow(Total, V, &Total))
       return false;
-    Total += std::stoull(Line);
     Any = true;
   }
   return Any;
@@ -200,10 +236,17 @@ bool readUsage(const std::string &Dir, uint64_t &Total) {
 /// Appends one stored entry's size: one write(2) in append mode, so lines
 /// of concurrent writers do not interleave.
 void appendUsage(const std::string &Dir, uint64_t Bytes) {
-  int Fd =
-      open((Dir + "/" + UsageName).c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO with the journal's name and no reader fails to
+  // open (ENXIO) instead of blocking; fstat turns away other non-files.
+  int Fd = open((Dir + "/" + UsageName).c_str(),
+                O_WRONLY | O_APPEND | O_CLOEXEC | O_NONBLOCK);
   if (Fd < 0)
     return; // no journal yet: the next store lists and writes one
+  struct stat St {};
+  if (fstat(Fd, &St) != 0 || !S_ISREG(St.st_mode)) {
+    close(Fd);
+    return;
+  }
   std::string Line = std::to_string(Bytes) + "\n";
   ssize_t W = write(Fd, Line.data(), Line.size());
   (void)W; // a lost line only delays the next listing
@@ -249,12 +292,24 @@ bool load(const std::string &Dir, const std::string &Key,
           const std::string &DriverVersion, BinaryContents &Out,
           std::string &Note) {
   std::string Path = entryPath(Dir, Key);
-  std::ifstream In(Path, std::ios::binary);
-  if (!In)
+  std::string Bytes;
+  switch (readFile(Path, Bytes)) {
+  case FileRead::Missing:
     return false;
-  std::string Bytes((std::istreambuf_iterator<char>(In)),
-                    std::istreambuf_iterator<char>());
-  In.close();
+  case FileRead::NotRegular: {
+    // Not an entry (a directory, a FIFO, an unreadable file): ignored, and
+    // removed where possible so that the store after the build can put the
+    // entry there (a non-empty directory stays, and the store then fails
+    // with a note: the build itself succeeds either way).
+    Note = "cache entry " + Path +
+           " is not a readable regular file; ignored, rebuilding";
+    std::error_code EC;
+    fs::remove(Path, EC);
+    return false;
+  }
+  case FileRead::Ok:
+    break;
+  }
   std::string Why;
   if (!readBinary(reinterpret_cast<const unsigned char *>(Bytes.data()),
                   Bytes.size(), DriverVersion, Out, Why) ||

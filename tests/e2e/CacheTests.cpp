@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -325,4 +326,43 @@ TEST_CASE("5.8.3: the kernel cache stays within CLCPU_CACHE_MAX_MB, least "
     fs::remove(Dir + "/" + E, EC);
   fs::remove(Dir + "/usage", EC);
   fs::remove(Keep, EC);
+}
+
+TEST_CASE("5.8.3: a cache entry that is a directory or a FIFO is ignored, "
+          "never fatal or blocking",
+          "[.cache]") {
+  const char *Dir = std::getenv("CLCPU_CACHE_DIR");
+  REQUIRE(Dir);
+  Ctx X;
+  const std::vector<int> Expected = {5, 6, 7, 8, 9, 10, 11, 12};
+  for (const char *Shape : {"directory", "fifo"}) {
+    CAPTURE(Shape);
+    std::string Src = uniqueSource();
+    std::vector<fs::path> Before = entries(Dir);
+    Built A = build(X.C, X.D, Src);
+    REQUIRE(A.Err == CL_SUCCESS);
+    clReleaseProgram(A.P);
+    fs::path Entry;
+    for (const fs::path &E : entries(Dir))
+      if (std::find(Before.begin(), Before.end(), E) == Before.end())
+        Entry = E;
+    REQUIRE(!Entry.empty());
+    fs::remove(Entry);
+    if (Shape[0] == 'd') {
+      // Not empty, so it cannot be replaced by a new entry either.
+      fs::create_directory(Entry);
+      std::ofstream(Entry / "stray") << "x";
+    } else {
+      // Opened for reading, a FIFO blocks until a writer comes.
+      REQUIRE(mkfifo(Entry.c_str(), 0600) == 0);
+    }
+    for (int Round = 0; Round < 2; ++Round) {
+      Built B = build(X.C, X.D, Src);
+      REQUIRE(B.Err == CL_SUCCESS);
+      CHECK(run(X.C, X.D, B.P) == Expected);
+      clReleaseProgram(B.P);
+    }
+    std::error_code EC;
+    fs::remove_all(Entry, EC);
+  }
 }
