@@ -14,7 +14,8 @@
 //    first, because the vectorizer widens scalars only, and
 //  * right before the vectorizer, withdraws the mark from an x-loop the
 //    native path cannot widen (calls other than vectorizable intrinsics,
-//    atomics, volatile accesses, vector-typed values, switches ...): such a
+//    atomics, volatile accesses, vector-typed values, switches, values used
+//    after the loop ...): such a
 //    kernel then runs scalar, which is correct, instead of reaching an
 //    unsupported shape in the vectorizer.
 //
@@ -178,6 +179,16 @@ bool walksOwnElements(const Loop &X, ScalarEvolution &SE) {
 
 /// Runs right before the loop vectorizer: drops the vectorize hint of a
 /// marked x-loop that contains loops the native path cannot widen.
+/// Whether an instruction of \p L has a user outside it.
+bool hasLiveOut(const Loop &L) {
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      for (const User *U : I.users())
+        if (!L.contains(cast<Instruction>(U)->getParent()))
+          return true;
+  return false;
+}
+
 struct WorkItemLoopCheck : PassInfoMixin<WorkItemLoopCheck> {
   PreservedAnalyses run(Function &F, FunctionAnalysisManager &FAM) {
     LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
@@ -206,6 +217,14 @@ struct WorkItemLoopCheck : PassInfoMixin<WorkItemLoopCheck> {
         if (Why)
           break;
       }
+      // A value computed in the x-loop and used after it (LICM promotes a
+      // store to a work-item-independent address, `*result = count`, to one
+      // store after the loop of the last work-item's value): the native
+      // path does not carry live-outs out of the widened loop, so the store
+      // got the value from before the loop (Boost.Compute's count_if
+      // returned 0). Such a loop stays scalar.
+      if (!Why && hasLiveOut(*L))
+        Why = "a value computed in the loop is used after it";
       // Each work-item walking its own consecutive elements is faster
       // per work-item (vector loads of its elements, ScanLoopVectorize.cpp
       // for running sums) than across work-items as strided gathers and
@@ -327,8 +346,7 @@ void markWorkItemLoop(BranchInst &Latch, bool BodyHasLoops, unsigned Lanes,
                         ConstantAsMetadata::get(ConstantInt::get(I32, 1))}));
   }
   if (NoUnroll)
-    Ops.push_back(
-        MDNode::get(C, MDString::get(C, "llvm.loop.unroll.disable")));
+    Ops.push_back(MDNode::get(C, MDString::get(C, "llvm.loop.unroll.disable")));
   MDNode *ID = MDNode::getDistinct(C, Ops);
   ID->replaceOperandWith(0, ID);
   Latch.setMetadata(LLVMContext::MD_loop, ID);
