@@ -385,8 +385,9 @@ Function *emitCollectiveStep(Module &M, const std::string &Name,
                        Value *StatesArg) {
       auto Slots = [&](uint64_t Offset) {
         return RB.CreateInBoundsGEP(
-            I64, RB.CreateInBoundsGEP(RB.getInt8Ty(), Scratch,
-                                      RB.CreateMul(N, RB.getInt64(Offset))),
+            I64,
+            RB.CreateInBoundsGEP(RB.getInt8Ty(), Scratch,
+                                 RB.CreateMul(N, RB.getInt64(Offset))),
             From);
       };
       RB.CreateCall(FT, ctxWord(RB, Ctx, WGroupCollective, Ptr),
@@ -524,8 +525,7 @@ Function *emitSubGroupStep(Module &M, const std::string &Name,
             P = G->getPointerOperand();
           else
             break;
-        if ((P == Values || P == Args) &&
-            !I.getMetadata(LLVMContext::MD_tbaa))
+        if ((P == Values || P == Args) && !I.getMetadata(LLVMContext::MD_tbaa))
           Tag(&I, P == Values ? ValueOffset : IndexOffset);
       }
     }
@@ -915,9 +915,9 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
   auto Scoped = [&](Instruction *I, Slot S, MDNode *OwnScope = nullptr) {
     I->setMetadata(LLVMContext::MD_tbaa,
                    SlotTag(OwnScope == StateScope ? StateOffset : S.Offset));
-    MDNode *Own = OwnScope      ? OwnScope
-                  : S.Size      ? PerItem
-                                : GroupScopes.lookup(S.Offset);
+    MDNode *Own = OwnScope ? OwnScope
+                  : S.Size ? PerItem
+                           : GroupScopes.lookup(S.Offset);
     I->setMetadata(LLVMContext::MD_alias_scope, MDNode::get(C, {Scope, Own}));
     SmallVector<Metadata *, 8> Others;
     for (Metadata *M : AllSlotScopes)
@@ -977,10 +977,13 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
         if (!Values[VI].Uniform)
           Saves.push_back({VI, cast<StoreInst>(St)});
       }
+    // The alloca's own size, not its slot's (rounded up to the alignment):
+    // copying the slot's size read past a [5 x i32] alloca, and on resume
+    // wrote 12 bytes of the slot's padding over the stack next to it.
     for (Copied &Cp : CopiedAllocas)
       if (is_contained(Cp.At, SI))
         SB.CreateMemCpy(SA.at(SB, Cp.Where), Cp.A->getAlign(), Cp.A,
-                        Cp.A->getAlign(), Cp.Where.Size);
+                        Cp.A->getAlign(), AllocaBytes(Cp.A));
     S.Block->getTerminator()->eraseFromParent();
     Scoped(SB.CreateStore(SB.getInt32(S.Id), StateAt), {}, StateScope);
     ReturnInst::Create(C, ConstantInt::get(I32, S.Id), S.Block);
@@ -990,7 +993,7 @@ bool emitBarrierRegions(Module &M, Function &Kernel, Function &Body,
     for (Copied &Cp : CopiedAllocas)
       if (is_contained(Cp.At, SI))
         RB.CreateMemCpy(Cp.A, Cp.A->getAlign(), SA.at(RB, Cp.Where),
-                        Cp.A->getAlign(), Cp.Where.Size);
+                        Cp.A->getAlign(), AllocaBytes(Cp.A));
     DenseMap<Value *, Value *> Copies;
     for (unsigned VI = 0; VI < Values.size(); ++VI) {
       if (!is_contained(Values[VI].At, SI))
