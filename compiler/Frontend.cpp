@@ -17,6 +17,7 @@
 #include <llvm/TargetParser/Host.h>
 
 #include <algorithm>
+#include <string_view>
 
 #ifndef CLCPU_CLANG_RESOURCE_DIR
 #error "CLCPU_CLANG_RESOURCE_DIR must name Clang's resource directory"
@@ -52,46 +53,54 @@ const std::vector<std::string> &openclCFeatures() {
 }
 
 namespace {
-/// OpenCL C 3.0: exactly the device's features. Clang enables every feature
-/// it knows for this target (-cl-ext turns them off one by one); the
-/// header-only ones (opencl-c-base.h defines them only for SPIR) are macros.
-void addFeatureArgs(std::vector<std::string> &Args) {
-  static const char *ClangFeatures[] = {
-      "__opencl_c_3d_image_writes",
-      "__opencl_c_atomic_order_acq_rel",
-      "__opencl_c_atomic_order_seq_cst",
-      "__opencl_c_device_enqueue",
-      "__opencl_c_fp64",
-      "__opencl_c_generic_address_space",
-      "__opencl_c_images",
-      "__opencl_c_int64",
-      "__opencl_c_pipes",
-      "__opencl_c_program_scope_global_variables",
-      "__opencl_c_read_write_images",
-      "__opencl_c_subgroups",
+/// An extension or optional feature as Clang knows it
+/// (clang/Basic/OpenCLExtensions.def): the OpenCL C version (100 for 1.0,
+/// ..., 300 for 3.0) from which Clang defines its macro, if the target
+/// supports it.
+struct ClangOption {
+  std::string_view Name;
+  unsigned Avail;
+};
+constexpr ClangOption ClangOptions[] = {
+#define OPENCL_GENERIC_EXTENSION(Ext, Pragma, Avail, Core, Opt) {#Ext, Avail},
+#include <clang/Basic/OpenCLExtensions.def>
+};
+
+/// 100, 110, 120, 200 or 300 for -cl-std=CL1.0 ... CL3.0.
+unsigned clStdVersion(const std::string &ClStd) {
+  // "CLx.y": parseOptions accepted only known versions.
+  return (ClStd[2] - '0') * 100 + (ClStd[4] - '0') * 10;
+}
+
+/// Exactly the device's extensions and, for OpenCL C 3.0, its optional
+/// features, as predefined macros (and, for the ones Clang knows, as enabled
+/// options, which also declare their builtins). Clang enables every option
+/// it knows for an x86 target, so all are turned off first (-all): a program
+/// that tests `#ifdef cl_khr_fp16` must not see a half type the device does
+/// not have. What Clang does not know, or defines only from a later OpenCL
+/// C version than the program's (cl_khr_subgroups from 2.0), is a macro
+/// defined here.
+void addExtensionArgs(const std::string &ClStd,
+                      std::vector<std::string> &Args) {
+  const unsigned Version = clStdVersion(ClStd);
+  std::vector<std::string> Names = {
+#define CLCPU_EXTENSION(Name, Major, Minor, Patch) #Name,
+#include "compiler/Extensions.def"
   };
-  const std::vector<std::string> &Have = openclCFeatures();
-  auto Supported = [&](const std::string &F) {
-    return std::find(Have.begin(), Have.end(), F) != Have.end();
-  };
-  // Extensions Clang requires to agree with a feature.
-  static const std::pair<const char *, const char *> Twins[] = {
-      {"__opencl_c_fp64", "cl_khr_fp64"},
-      {"__opencl_c_3d_image_writes", "cl_khr_3d_image_writes"},
-  };
-  std::string Ext = "-cl-ext=";
-  for (const char *F : ClangFeatures) {
-    Ext += Ext.back() == '=' ? "" : ",";
-    Ext += (Supported(F) ? "+" : "-") + std::string(F);
-    for (auto [Feature, Extension] : Twins)
-      if (std::string(Feature) == F && !Supported(F))
-        Ext += ",-" + std::string(Extension);
+  if (Version >= 300)
+    Names.insert(Names.end(), openclCFeatures().begin(),
+                 openclCFeatures().end());
+  std::string Ext = "-cl-ext=-all";
+  for (const std::string &N : Names) {
+    auto Known =
+        std::find_if(std::begin(ClangOptions), std::end(ClangOptions),
+                     [&](const ClangOption &O) { return O.Name == N; });
+    if (Known != std::end(ClangOptions))
+      Ext += ",+" + N;
+    if (Known == std::end(ClangOptions) || Known->Avail > Version)
+      Args.push_back("-D" + N + "=1");
   }
   Args.push_back(Ext);
-  for (const std::string &F : Have)
-    if (std::find(std::begin(ClangFeatures), std::end(ClangFeatures), F) ==
-        std::end(ClangFeatures))
-      Args.push_back("-D" + F + "=1");
 }
 } // namespace
 
@@ -123,17 +132,7 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &Ctx,
   // OpenCL device": CL_DEVICE_VERSION is "OpenCL 3.0 ...". Clang leaves it
   // to the implementation.
   Args.push_back("-D__OPENCL_VERSION__=300");
-  if (Opts.ClStd == "CL3.0")
-    addFeatureArgs(Args);
-  // Sub-group extensions of the device (compiler/Barriers.cpp) whose
-  // builtins Clang declares only once their macro is defined
-  // (opencl-c-base.h defines them for SPIR targets only).
-  for (const char *E :
-       {"cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
-        "cl_khr_subgroup_extended_types", "cl_khr_subgroup_non_uniform_vote",
-        "cl_khr_subgroup_ballot", "cl_khr_subgroup_non_uniform_arithmetic",
-        "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate"})
-    Args.push_back(std::string("-D") + E + "=1");
+  addExtensionArgs(Opts.ClStd, Args);
   Args.insert(Args.end(), Opts.ClangArgs.begin(), Opts.ClangArgs.end());
   Args.push_back(InputName);
 
