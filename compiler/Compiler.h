@@ -42,8 +42,10 @@ struct ArgInfo {
   }
 };
 
-/// (Every field but Fn is stored in binaries and cache entries: a new field
-/// needs a line in compiler/Binary.cpp's serializeExecutable.)
+/// (Every field but Fn and StackFrameSize is stored in binaries and cache
+/// entries: a new field needs a line in compiler/Binary.cpp's
+/// serializeExecutable. Those two are read off the object code when it is
+/// linked.)
 struct KernelInfo {
   std::string Name;
   std::vector<ArgInfo> Args;
@@ -70,6 +72,10 @@ struct KernelInfo {
   /// -cl-uniform-work-group-size).
   bool UniformWorkGroupSize = true;
   WorkGroupFn Fn = nullptr;
+  /// Bytes of stack Fn's own frame takes, as the code generator laid it out
+  /// (the object's .stack_sizes): the private arrays plus spills and
+  /// copies. What a thread or fiber running Fn must have left.
+  size_t StackFrameSize = 0;
 };
 
 /// Build options parsed from the clBuildProgram string.

@@ -20,10 +20,12 @@
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Linker/Linker.h>
+#include <llvm/Object/ObjectFile.h>
 #include <llvm/Support/DynamicLibrary.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/FormatVariadic.h>
+#include <llvm/Support/LEB128.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
@@ -179,6 +181,16 @@ bool emitObject(Module &M, orc::JITTargetMachineBuilder &JTMB, std::string &Obj,
     Log += "internal error: " + toString(TM.takeError()) + "\n";
     return false;
   }
+  // Each function's frame size goes to a .stack_sizes section, so that the
+  // scheduler can give a kernel with large private arrays a stack that
+  // holds its frame (frameSizes below).
+  (*TM)->Options.EmitStackSizeSection = true;
+  // A frame larger than a page touches each page on the way down: one that
+  // does not fit faults on the stack's guard page instead of jumping over
+  // it into whatever is mapped below.
+  for (Function &F : M)
+    if (!F.isDeclaration())
+      F.addFnAttr("probe-stack", "inline-asm");
   SmallString<0> Buf;
   raw_svector_ostream OS(Buf);
   legacy::PassManager PM;
@@ -243,6 +255,63 @@ public:
                                    orc::ResourceKey) override {}
 };
 
+/// The frame size of each function of \p ObjectCode, by symbol name, from
+/// its .stack_sizes section: per function, its address (a relocation
+/// against its symbol) and its frame size as ULEB128. Empty if the section
+/// is missing (then the scheduler falls back to the static allocas).
+StringMap<uint64_t> frameSizes(StringRef ObjectCode) {
+  StringMap<uint64_t> Out;
+  auto Obj = object::ObjectFile::createObjectFile(
+      MemoryBufferRef(ObjectCode, "program.o"));
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return Out;
+  }
+  for (const object::SectionRef &Rel : (*Obj)->sections()) {
+    auto Target = Rel.getRelocatedSection();
+    if (!Target) {
+      consumeError(Target.takeError());
+      continue;
+    }
+    if (*Target == (*Obj)->section_end())
+      continue;
+    auto Name = (*Target)->getName();
+    if (!Name) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    if (*Name != ".stack_sizes")
+      continue;
+    auto Data = (*Target)->getContents();
+    if (!Data) {
+      consumeError(Data.takeError());
+      continue;
+    }
+    const auto *Begin = reinterpret_cast<const uint8_t *>(Data->data());
+    const uint8_t *End = Begin + Data->size();
+    for (const object::RelocationRef &R : Rel.relocations()) {
+      object::symbol_iterator Sym = R.getSymbol();
+      if (Sym == (*Obj)->symbol_end())
+        continue;
+      auto SymName = Sym->getName();
+      if (!SymName) {
+        consumeError(SymName.takeError());
+        continue;
+      }
+      // The size follows the 8-byte address the relocation fills in.
+      uint64_t At = R.getOffset() + 8;
+      if (At >= Data->size())
+        continue;
+      unsigned Len = 0;
+      const char *Err = nullptr;
+      uint64_t Size = decodeULEB128(Begin + At, &Len, End, &Err);
+      if (!Err)
+        Out[*SymName] = Size;
+    }
+  }
+  return Out;
+}
+
 /// Links \p P.ObjectCode into a new LLJIT and resolves every kernel's
 /// work-group function.
 cl_int jitObject(CompiledProgram &P, orc::JITTargetMachineBuilder &JTMB,
@@ -293,7 +362,9 @@ cl_int jitObject(CompiledProgram &P, orc::JITTargetMachineBuilder &JTMB,
     Log += "internal error: " + toString(std::move(E)) + "\n";
     return FailCode;
   }
+  StringMap<uint64_t> Frames = frameSizes(P.ObjectCode);
   for (KernelInfo &K : P.Kernels) {
+    K.StackFrameSize = Frames.lookup("wg_" + K.Name);
     auto Sym = (*J)->lookup("wg_" + K.Name);
     if (!Sym) {
       Log += "error: kernel '" + K.Name +

@@ -234,7 +234,7 @@ size_t Kernel::maxWorkGroupSize(const Device *D) const {
   // A work-group with barriers needs a fiber stack per work-item: kernels
   // with large private arrays get smaller groups (scheduler/Fiber.h).
   if (Info.PerWorkItem)
-    Max = std::min(Max, maxFibersPerGroup(fiberStackSize(Info.PrivateMemSize)));
+    Max = std::min(Max, maxFibersPerGroup(fiberStackSize(stackFrame())));
   // Barrier regions: the scratch of one group (values live across barriers)
   // stays within MaxRegionGroupScratch per thread.
   if (Info.RegionScratch)
@@ -278,7 +278,8 @@ cl_int Kernel::enqueue(CommandQueue *Q, cl_command_type Type, const NDRange &R,
   NDRangeJob &J = L->Job;
   J.Fn = Info.Fn;
   J.PerWorkItem = Info.PerWorkItem;
-  J.FiberStack = fiberStackSize(Info.PrivateMemSize);
+  J.FiberStack = fiberStackSize(stackFrame());
+  J.StackBytes = stackFrame() + StackHeadroom;
   J.RegionScratch = Info.RegionScratch;
   J.SubGroupSize = subGroupSize();
   J.Dims = R.Dims;
@@ -354,6 +355,17 @@ cl_int Kernel::enqueue(CommandQueue *Q, cl_command_type Type, const NDRange &R,
                       std::to_string(MaxLocal) + ")",
                   context());
   }
+  // CL_OUT_OF_RESOURCES if there is a failure to queue the execution
+  // instance of kernel on the command-queue because of insufficient
+  // resources needed to execute the kernel (here: a stack frame beyond what
+  // a thread or fiber may reserve).
+  if (stackFrame() > MaxKernelStack)
+    return fail(CL_OUT_OF_RESOURCES,
+                "kernel '" + Info.Name + "' needs " +
+                    std::to_string(stackFrame()) +
+                    " bytes of stack per call, more than the " +
+                    std::to_string(MaxKernelStack) + " a thread may reserve",
+                context());
   return Q->enqueue(Type, NumEvents, WaitList, Event, /*Blocking=*/false,
                     [L]() -> cl_int {
                       cl_int Err = L->run();

@@ -9,6 +9,7 @@
 #include "runtime/Mem.h"
 #include "runtime/Object.h"
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -54,6 +55,11 @@ public:
 
   /// Largest work-group this kernel runs with on \p D.
   size_t maxWorkGroupSize(const Device *D) const;
+  /// Bytes of stack one call of the work-group function takes: its frame as
+  /// generated, or its fixed-size allocas where the frame is not known.
+  size_t stackFrame() const {
+    return std::max(Info.StackFrameSize, Info.PrivateMemSize);
+  }
   /// Picks a local size for a NULL local_work_size: divides the global size,
   /// prefers multiples of 16 in dimension 0, stays within \p MaxTotal.
   /// \p Regions: the kernel runs as barrier regions (its scratch grows with

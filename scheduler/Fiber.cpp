@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 #include <new>
+#include <utility>
 #include <vector>
 
 #if defined(__SANITIZE_THREAD__)
@@ -556,7 +557,90 @@ bool releaseNonUniform(Group &G, size_t Begin, size_t End) {
   return true;
 }
 
+/// The calling thread's large stack (runOnLargeStack): kept for the next
+/// call, grown when a larger one is asked for.
+struct LargeStack {
+  void *Mapping = nullptr; // guard page + stack
+  size_t MappingSize = 0;
+  ~LargeStack() { release(); }
+  void release() {
+    if (!Mapping)
+      return;
+#ifdef CLCPU_ASAN_FIBERS
+    __asan_unpoison_memory_region(Mapping, MappingSize);
+#endif
+    munmap(Mapping, MappingSize);
+    Mapping = nullptr;
+    MappingSize = 0;
+  }
+  /// The stack [base, base + size) for at least \p Bytes.
+  std::pair<char *, size_t> get(size_t Bytes) {
+    size_t Guard = pageSize();
+    size_t Want = (Bytes + Guard - 1) / Guard * Guard;
+    if (MappingSize < Guard + Want) {
+      release();
+      void *M =
+          mmap(nullptr, Guard + Want, PROT_READ | PROT_WRITE,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+      if (M == MAP_FAILED)
+        throw std::bad_alloc();
+      // The stack grows down: the guard page is the lowest one.
+      mprotect(M, Guard, PROT_NONE);
+      Mapping = M;
+      MappingSize = Guard + Want;
+    }
+    return {static_cast<char *>(Mapping) + Guard, MappingSize - Guard};
+  }
+};
+thread_local LargeStack ThreadLargeStack;
+
+/// What runOnLargeStack's entry runs, and where it returns to.
+struct LargeCall {
+  WorkGroupFn Fn;
+  void **Args;
+  WorkGroupContext *C;
+#ifdef CLCPU_ASAN_FIBERS
+  const void *CallerStack = nullptr;
+  size_t CallerSize = 0;
+#endif
+};
+
+void largeStackMain(ctx::transfer_t T) {
+  auto *L = static_cast<LargeCall *>(T.data);
+#ifdef CLCPU_ASAN_FIBERS
+  __sanitizer_finish_switch_fiber(nullptr, &L->CallerStack, &L->CallerSize);
+#endif
+  L->Fn(L->Args, L->C); // JIT code: never throws
+#ifdef CLCPU_ASAN_FIBERS
+  // This stack is done with (its next use starts afresh): no fake stack.
+  __sanitizer_start_switch_fiber(nullptr, L->CallerStack, L->CallerSize);
+#endif
+  ctx::jump_fcontext(T.fctx, nullptr);
+}
+
 } // namespace
+
+void runOnLargeStack(WorkGroupFn Fn, void **Args, WorkGroupContext &C,
+                     size_t Bytes) {
+  auto [Base, Size] = ThreadLargeStack.get(Bytes);
+  void *SavedLo = C.PrivateLo, *SavedHi = C.PrivateHi;
+  // The work-item loop's private variables live on this stack now
+  // (to_private and get_fence look there).
+  C.PrivateLo = Base;
+  C.PrivateHi = Base + Size;
+  LargeCall L{Fn, Args, &C};
+  ctx::fcontext_t To = ctx::make_fcontext(Base + Size, Size, largeStackMain);
+#ifdef CLCPU_ASAN_FIBERS
+  void *Fake = nullptr;
+  __sanitizer_start_switch_fiber(&Fake, Base, Size);
+#endif
+  ctx::jump_fcontext(To, &L);
+#ifdef CLCPU_ASAN_FIBERS
+  __sanitizer_finish_switch_fiber(Fake, nullptr, nullptr);
+#endif
+  C.PrivateLo = SavedLo;
+  C.PrivateHi = SavedHi;
+}
 
 size_t fiberStackSize(size_t PrivateMemSize) {
   size_t Want = PrivateMemSize + 32 * 1024;

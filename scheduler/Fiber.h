@@ -45,6 +45,23 @@ inline size_t maxFibersPerGroup(size_t StackSize) {
 void runGroupOnFibers(WorkGroupFn Fn, void **Args,
                       const WorkGroupContext &Group, size_t StackSize);
 
+/// Stack to leave for what a work-group function calls (SLEEF, libm,
+/// printf) beyond its own frame.
+constexpr size_t StackHeadroom = 64 * 1024;
+
+/// The largest stack frame a kernel may have: a thread reserves (without
+/// committing) that much address space for it.
+constexpr size_t MaxKernelStack = size_t(1) << 30;
+
+/// Runs \p Fn(\p Args, &\p C) on a stack of the calling thread's of at least
+/// \p Bytes (mmap'd with a guard page below it, kept for the next call):
+/// for a work-group function whose frame (large private arrays) does not
+/// fit what is left of the thread's own stack. C.PrivateLo/PrivateHi name
+/// that stack during the call. Throws std::bad_alloc if it cannot be
+/// mapped.
+void runOnLargeStack(WorkGroupFn Fn, void **Args, WorkGroupContext &C,
+                     size_t Bytes);
+
 /// Frees the calling thread's fiber stacks (they are otherwise kept until
 /// the thread exits). For tests.
 void releaseThreadFibers();

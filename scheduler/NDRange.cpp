@@ -127,6 +127,12 @@ struct Participant {
     // The private variables of the work-item loops live on the stack of
     // the thread running the groups: this one.
     std::tie(C.PrivateLo, C.PrivateHi) = threadStack();
+    // A frame larger than what is left of this thread's stack (a TBB
+    // worker's 4 MiB, an application thread's) runs on a larger stack.
+    char Here;
+    bool Large = !J.PerWorkItem && J.StackBytes &&
+                 static_cast<size_t>(&Here - static_cast<char *>(C.PrivateLo)) <
+                     J.StackBytes;
     // Work-group functions may leave non-temporal stores in flight
     // (compiler/NonTemporalStores.cpp), which no release orders: one sfence
     // per thread and share of the launch makes them visible before this
@@ -163,6 +169,8 @@ struct Participant {
         }
         if (J.PerWorkItem)
           runGroupOnFibers(J.Fn, Args, C, J.FiberStack);
+        else if (Large)
+          runOnLargeStack(J.Fn, Args, C, J.StackBytes);
         else
           J.Fn(Args, &C);
       }

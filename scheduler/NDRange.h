@@ -40,6 +40,10 @@ struct NDRangeJob {
   /// Fn runs one work-item (barriers/collectives): groups run on fibers.
   bool PerWorkItem = false;
   size_t FiberStack = 0; // fiberStackSize(); 0: the default
+  /// Stack one call of Fn needs (its frame plus StackHeadroom): a thread
+  /// with less left of its own runs Fn on a larger one (runOnLargeStack).
+  /// 0: unknown, the thread's own.
+  size_t StackBytes = 0;
   /// Barrier regions (KernelInfo::RegionScratch): scratch bytes per
   /// work-item; each thread gets that times the local size.
   size_t RegionScratch = 0;

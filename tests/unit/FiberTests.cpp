@@ -413,3 +413,32 @@ TEST_CASE("5.10 (scheduler issue, pipelined scan_wg): a launch of at most 8 "
   CHECK(Large.MaxChunk == 32);
   CHECK(planClaims(100, 0).PerThread == 8);
 }
+
+namespace {
+/// A "kernel" whose frame holds a 6 MiB array: more than a TBB worker's
+/// stack. Records whether its frame lies in [PrivateLo, PrivateHi).
+void bigFrameKernel(void **Args, const WorkGroupContext *C) {
+  volatile char Big[6 << 20];
+  for (size_t I = 0; I < sizeof Big; I += 4096)
+    Big[I] = static_cast<char>(I);
+  auto *Inside = static_cast<bool *>(Args[0]);
+  *Inside = C->PrivateLo <= (const void *)&Big[0] &&
+            (const void *)&Big[sizeof Big - 1] < C->PrivateHi &&
+            Big[4096] == static_cast<char>(4096);
+}
+} // namespace
+
+TEST_CASE("5.10 (large private arrays): a work-group function whose frame "
+          "exceeds the thread's stack runs on a large stack",
+          "[fiber]") {
+  bool Inside = false;
+  void *Args[1] = {&Inside};
+  WorkGroupContext C{};
+  // On a thread of its own, as a TBB worker would call it.
+  std::thread T([&] {
+    runOnLargeStack(bigFrameKernel, Args, C, (6 << 20) + StackHeadroom);
+  });
+  T.join();
+  CHECK(Inside);
+  CHECK(C.PrivateLo == nullptr); // restored after the call
+}
