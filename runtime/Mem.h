@@ -176,10 +176,12 @@ void copyRect(char *Dst, const RectSide &DstSide, const char *Src,
 bool rectsOverlap(const char *A, const RectSide &ASide, const char *B,
                   const RectSide &BSide, const size_t Region[3]);
 
-/// True if [A, A+N) and [B, B+N) intersect.
+/// True if [A, A+N) and [B, B+N) intersect. By the distance between the
+/// starts, so that no end is computed (N is the application's and A + N may
+/// wrap).
 inline bool rangesOverlap(const void *A, const void *B, size_t N) {
   auto X = reinterpret_cast<uintptr_t>(A), Y = reinterpret_cast<uintptr_t>(B);
-  return N && X < Y + N && Y < X + N;
+  return N && (X >= Y ? X - Y : Y - X) < N;
 }
 
 /// Fills [Dst, Dst+Size) with copies of the PatternSize-byte \p Pattern.

@@ -199,6 +199,11 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(
     // (offset, size) is out of bounds or if ptr is a NULL value.
     if (!ptr)
       return fail(CL_INVALID_VALUE, "ptr is NULL", Q->context());
+    // The host range must be an address range: [ptr, ptr + size) that
+    // wraps around the address space is no memory of the application's.
+    if (hostRangeWraps(ptr, size))
+      return fail(CL_INVALID_VALUE, "ptr + size wraps around the address space",
+                  Q->context());
     if (outOfBounds(M, offset, size))
       return fail(CL_INVALID_VALUE, "(offset, size) is out of bounds",
                   Q->context());
@@ -232,6 +237,11 @@ clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer,
     // (offset, size) is out of bounds or if ptr is a NULL value.
     if (!ptr)
       return fail(CL_INVALID_VALUE, "ptr is NULL", Q->context());
+    // The host range must be an address range: [ptr, ptr + size) that
+    // wraps around the address space is no memory of the application's.
+    if (hostRangeWraps(ptr, size))
+      return fail(CL_INVALID_VALUE, "ptr + size wraps around the address space",
+                  Q->context());
     if (outOfBounds(M, offset, size))
       return fail(CL_INVALID_VALUE, "(offset, size) is out of bounds",
                   Q->context());

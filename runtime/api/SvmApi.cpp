@@ -120,6 +120,24 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMFree(
   });
 }
 
+namespace {
+/// CL_INVALID_VALUE where [Ptr, Ptr + Size) cannot be memory: it wraps
+/// around the address space, or it starts inside a clSVMAlloc allocation of
+/// \p C and runs past that allocation's end. (A pointer outside every
+/// allocation is fine-grain system SVM: any host memory.)
+cl_int checkSvmRange(Context *C, const void *Ptr, size_t Size,
+                     const char *What) {
+  SvmAllocation A;
+  if (hostRangeWraps(Ptr, Size) ||
+      (svm::find(C, Ptr, &A) &&
+       Size > A.Size - (static_cast<const char *>(Ptr) -
+                        static_cast<const char *>(A.Base))))
+    return fail(CL_INVALID_VALUE,
+                std::string(What) + " + size runs past its SVM allocation", C);
+  return CL_SUCCESS;
+}
+} // namespace
+
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(
     cl_command_queue command_queue, cl_bool blocking_copy, void *dst_ptr,
     const void *src_ptr, size_t size, cl_uint num_events_in_wait_list,
@@ -131,6 +149,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(
     // CL_INVALID_VALUE if dst_ptr or src_ptr is NULL.
     if (!dst_ptr || !src_ptr)
       return fail(CL_INVALID_VALUE, "dst_ptr or src_ptr is NULL", Q->context());
+    if (cl_int Err = checkSvmRange(Q->context(), dst_ptr, size, "dst_ptr"))
+      return Err;
+    if (cl_int Err = checkSvmRange(Q->context(), src_ptr, size, "src_ptr"))
+      return Err;
     // CL_MEM_COPY_OVERLAP if the values specified for dst_ptr, src_ptr and
     // size result in an overlapping copy.
     if (rangesOverlap(dst_ptr, src_ptr, size))
@@ -174,6 +196,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(
     if (size % pattern_size)
       return fail(CL_INVALID_VALUE, "size is not a multiple of pattern_size",
                   C);
+    if (cl_int Err = checkSvmRange(C, svm_ptr, size, "svm_ptr"))
+      return Err;
     std::array<unsigned char, 128> Pat;
     std::memcpy(Pat.data(), pattern, pattern_size);
     return Q->enqueue(CL_COMMAND_SVM_MEMFILL, num_events_in_wait_list,
@@ -201,6 +225,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(
     if (size == 0)
       return fail(CL_INVALID_VALUE, "size is 0", Q->context());
     if (cl_int Err = checkMapFlags(flags, Q->context()))
+      return Err;
+    if (cl_int Err = checkSvmRange(Q->context(), svm_ptr, size, "svm_ptr"))
       return Err;
     // The host already sees the memory: a map synchronizes only.
     return Q->enqueue(CL_COMMAND_SVM_MAP, num_events_in_wait_list,
