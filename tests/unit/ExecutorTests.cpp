@@ -90,8 +90,8 @@ struct QueueFixture {
   }
   ~QueueFixture() {
     Queue->finish();
-    Queue->release();
-    Ctx->release();
+    CHECK(Queue->release());
+    CHECK(Ctx->release());
   }
 };
 cl_int statusOf(cl_event E) {
@@ -121,14 +121,14 @@ TEST_CASE("5.11: CommandQueue::enqueue runs work off the caller and reports "
   CHECK(statusOf(Ev) == CL_COMPLETE);
   CHECK(Ran != std::thread::id());
   (void)Caller; // the waiting caller may have helped: allowed
-  E->release();
+  CHECK(E->release());
 
   // A failing command: its error becomes the status; blocking returns it.
   CHECK(F.Queue->enqueue(CL_COMMAND_READ_BUFFER, 0, nullptr, &Ev, true, [] {
     return CL_OUT_OF_RESOURCES;
   }) == CL_OUT_OF_RESOURCES);
   CHECK(statusOf(Ev) == CL_OUT_OF_RESOURCES);
-  Event::fromHandle(Ev)->release();
+  CHECK(Event::fromHandle(Ev)->release());
 }
 
 TEST_CASE("5.11: enqueue fails dependents of a failed wait-list event",
@@ -156,8 +156,8 @@ TEST_CASE("5.11: enqueue fails dependents of a failed wait-list event",
                          nullptr) == CL_INVALID_EVENT_WAIT_LIST);
   CHECK(F.Queue->enqueue(CL_COMMAND_MARKER, 0, &UH, nullptr, false, nullptr) ==
         CL_INVALID_EVENT_WAIT_LIST);
-  Event::fromHandle(Ev)->release();
-  U->release();
+  CHECK(Event::fromHandle(Ev)->release());
+  CHECK(U->release());
 }
 
 TEST_CASE("5.11: an in-order queue runs its commands one after another",
@@ -216,6 +216,6 @@ TEST_CASE("5.11: a thread waiting for the last of a chain of commands is "
   // more if commands went through the FIFO. Never one per command.
   INFO("wake-ups: " << Wakeups);
   CHECK(Wakeups < N / 4);
-  Event::fromHandle(Last)->release();
-  U->release();
+  CHECK(Event::fromHandle(Last)->release());
+  CHECK(U->release());
 }

@@ -77,5 +77,5 @@ TEST_CASE("cl_khr_icd: every object kind starts with the dispatch pointer",
   CHECK(FirstWord(D->handle()) == Expected);
   auto *C = new Context({D}, {}, nullptr, nullptr);
   CHECK(FirstWord(C->handle()) == Expected);
-  C->release();
+  CHECK(C->release());
 }

@@ -181,7 +181,7 @@ TEST_CASE("5.2.1: buffers are aligned, USE_HOST_PTR is zero copy", "[mem]") {
     CHECK(reinterpret_cast<uintptr_t>(M->data()) % Mem::BaseAlign == 0);
     CHECK(M->size() == Size);
     static_cast<char *>(M->data())[Size - 1] = 1; // writable to the end
-    M->release();
+    CHECK(M->release());
   }
   std::vector<char> Host(1000, 5);
   Mem *U = nullptr;
@@ -194,8 +194,8 @@ TEST_CASE("5.2.1: buffers are aligned, USE_HOST_PTR is zero copy", "[mem]") {
   CHECK_FALSE(U->unmap(Host.data()));
   CHECK(U->unmap(P));
   CHECK(U->mapCount() == 0);
-  U->release();
-  C->release();
+  CHECK(U->release());
+  CHECK(C->release());
 }
 
 TEST_CASE("5.2.1: sub-buffers window their parent and keep it alive", "[mem]") {
@@ -217,10 +217,10 @@ TEST_CASE("5.2.1: sub-buffers window their parent and keep it alive", "[mem]") {
   CHECK(S->flags() == (CL_MEM_READ_ONLY | CL_MEM_HOST_READ_ONLY));
   CHECK(S->parent() == M);
   std::memset(M->data(), 7, 1024);
-  M->release(); // the sub-buffer still holds the parent's bytes
+  CHECK(M->release()); // the sub-buffer still holds the parent's bytes
   CHECK(static_cast<char *>(S->data())[767] == 7);
-  S->release();
-  C->release();
+  CHECK(S->release());
+  CHECK(C->release());
 }
 
 TEST_CASE("5.6: the SVM registry resolves interior pointers", "[svm]") {
@@ -243,7 +243,7 @@ TEST_CASE("5.6: the SVM registry resolves interior pointers", "[svm]") {
   CHECK_FALSE(svm::free(C, P + 1)); // not a base
   CHECK(svm::free(C, P));
   CHECK_FALSE(svm::find(C, P));
-  C->release();
+  CHECK(C->release());
 }
 
 TEST_CASE("CheckedSize: overflow is sticky through an expression", "[mem]") {
