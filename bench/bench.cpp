@@ -756,8 +756,8 @@ public:
           Tried.push_back(C);
         }
     }
-    // The four fastest again, 7 times each: the best of 3 (as chosen until
-    // session 25) let a combination that is fast only now and then win on
+    // The four fastest again, 7 times each: the best of 3 (as chosen
+    // before) let a combination that is fast only now and then win on
     // one lucky run, and the row's repetitions then ran it at its usual
     // speed (scan_wg picked 8 blocks and k = 1024 once, at 76% of the host
     // copy, against 95% with 64 blocks and k = 512 in the run before).

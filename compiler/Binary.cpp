@@ -102,7 +102,7 @@ const std::vector<std::string> &hostTargetFeatures() {
     // LLVM tunes Skylake-server and later Xeons to prefer 256-bit vectors
     // (their clocks once dropped under 512-bit code), so work-item loops ran
     // 8 lanes wide under 16-lane sub-groups and per-item loops used ymm.
-    // Session 25, Xeon VM with AVX-512, alternating runs: math 0.15-0.17 ->
+    // On a Xeon VM with AVX-512, alternating runs: math 0.15-0.17 ->
     // 0.31-0.32 Gelem/s, the pipelined scan 7.8-8.0 -> 7.2-7.6 ms; nbody
     // and sgemm_naive within noise.
     if (Avx512)

@@ -36,8 +36,8 @@
 // no index extension per vector); one thread, 300 launches each,
 // alternating builds: 1.26 -> 1.09 ms (minimum). The vector that wraps
 // takes two masked loads instead of the gather (splitWrap), and the loop
-// runs CountDownUnroll vectors per pass: 0.99 -> 0.89 ms, the same measure
-// (session 22).
+// runs CountDownUnroll vectors per pass: 0.99 -> 0.89 ms, the same
+// measure.
 
 #include "compiler/Internal.h"
 

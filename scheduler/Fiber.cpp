@@ -47,10 +47,9 @@ namespace {
 // address, where Boost jumps: every fiber resumes at the same place in
 // switchAway, so that return is predicted, and the predictor's stack stays
 // in step for the returns after it (see the barrier entries below).
-// barrier_fibers (session 16, 6 alternating runs): one thread 350-388 vs
-// 362-404 ms, two threads 23.8-24.9 vs 25.1-25.9 ns per work-item per barrier.
-// (Session 15 measured it slower, and so did this session before the state and
-// context arrays: within that noise.)
+// barrier_fibers (6 alternating runs): one thread 350-388 vs 362-404 ms,
+// two threads 23.8-24.9 vs 25.1-25.9 ns per work-item per barrier. (Some
+// earlier measures had it slower: within that noise.)
 #if defined(__x86_64__) && defined(__linux__) && !defined(CLCPU_TSAN_FIBERS)
 asm(R"(
   .pushsection .text
@@ -246,7 +245,7 @@ void switchAway(Fiber *F) {
       // three lines) and its context, which it reads first when it runs.
       // 256 fibers' stacks and contexts are more than L1 holds. (Only the
       // first stack line: barrier_fibers 381-384 ms on one thread; three:
-      // 357-360 ms on this session's Xeon; a fourth did not help.)
+      // 357-360 ms on a Xeon VM; a fourth did not help.)
       if (J + 1 < G->PassEnd) {
         const Fiber *After = G->Fibers[J + 1];
         const char *Top = static_cast<const char *>(G->Resumes[J + 1]);
@@ -364,10 +363,10 @@ uint64_t collectiveImpl(const WorkGroupContext *C, uint32_t Op, uint64_t Value,
 // This needs the switch itself to end in a return (clcpu_fiber_jump): with
 // an indirect jump there, the entry pushed by its call stayed on the
 // predictor's stack and every later return was off by one.
-// barrier_fibers, session 25 Xeon, alternating runs: two threads 24.2-27.4
+// barrier_fibers, a Xeon VM, alternating runs: two threads 24.2-27.4
 // -> 14.9-15.5 ns per work-item per barrier, one thread 401-409 -> 223-240
-// ms. (The return alone, session 24 and again here: 25.2-29.0 ns, no
-// gain; the entries alone, with the jump: 31.3-32.3 ns.)
+// ms. (The return alone: 25.2-29.0 ns, no gain; the entries alone, with
+// the jump: 31.3-32.3 ns.)
 #if defined(__x86_64__) && defined(__linux__) && !defined(CLCPU_TSAN_FIBERS)
 extern "C" {
 __attribute__((visibility("hidden"))) void

@@ -346,7 +346,7 @@ ClaimPlan planClaims(size_t Total, unsigned Threads) {
   // every launch of a series, and what those groups read in one launch is
   // in its L2 in the next: a pipelined three-pass scan's last pass of a
   // block re-reads what its first pass read one launch earlier (scan_wg,
-  // 2 threads, 6 alternating runs on this session's Xeon: 46-82% of the
+  // 2 threads, 6 alternating runs on a Xeon VM: 46-82% of the
   // host copy with single-group claims, 71-92% with these; fixed shares of
   // 1/T each, which leave no small claims to even out a late helper:
   // 43-86% in 3 runs there, though a driver timing the pipelined scan

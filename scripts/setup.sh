@@ -7,7 +7,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config
   llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19 llvm-19-tools
   opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 clinfo
-  libtbb-dev libhwloc-dev libboost-context-dev libsleef-dev
+  libtbb-dev libhwloc-dev libboost-context-dev libboost-dev libsleef-dev
   catch2 python3 python3-matplotlib
 )
 

@@ -1,5 +1,5 @@
-// Regression tests for failures found by CTS binaries run in session 3
-// (test_printf, test_buffers).
+// Regression tests for failures the CTS binaries test_printf and
+// test_buffers found.
 
 #include "Common.h"
 #include "SchedulerCommon.h"

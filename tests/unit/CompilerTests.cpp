@@ -530,7 +530,7 @@ kernel void ring(global const int *in, global int *out) {
   CHECK_FALSE(has(Ring.substr(0, Ring.find("vec.epilog.ph:")),
                   "%lanes.adjacent = icmp eq i"));
   CHECK(has(Ring, "@llvm.masked.gather"));
-  // Session 22: the vector that wraps is two masked loads, from lane 0's
+  // The vector that wraps is two masked loads, from lane 0's
   // address and M elements below it (the gather stays for negative srem
   // dividends), and the countdown loop runs 4 vectors per pass.
   CHECK(std::regex_search(Ring,

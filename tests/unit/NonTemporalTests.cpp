@@ -179,7 +179,7 @@ TEST_CASE("5.10: an output written by full and masked vector stores gets "
   std::string Body = Blocks.substr(Loop, End - Loop);
   CHECK(count(Body, "!nontemporal") > 0);
   CHECK(count(Body, "ptrtoint") == 0);
-  // Bug (session 22): the test then sat in the loop, a branch around each
+  // Bug: the test then sat in the loop, a branch around each
   // store. The loop now runs in two versions picked before it: this one
   // stores non-temporally with no branch but its latch, the copy
   // (scan.vec.st) has the ordinary stores.
