@@ -277,6 +277,7 @@ cl_int Kernel::enqueue(CommandQueue *Q, cl_command_type Type, const NDRange &R,
   L->Exec = &Q->executor();
   NDRangeJob &J = L->Job;
   J.Fn = Info.Fn;
+  J.Name = Info.Name.c_str(); // Info lives in Exe, which the launch holds
   J.PerWorkItem = Info.PerWorkItem;
   J.FiberStack = fiberStackSize(stackFrame());
   J.StackBytes = stackFrame() + StackHeadroom;

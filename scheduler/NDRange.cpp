@@ -1,6 +1,7 @@
 #include "scheduler/NDRange.h"
 #include "scheduler/Collectives.h"
 #include "scheduler/Fiber.h"
+#include "scheduler/StackGuard.h"
 #include "scheduler/SyncHints.h"
 
 #include <oneapi/tbb/task_arena.h>
@@ -127,6 +128,7 @@ struct Participant {
     // The private variables of the work-item loops live on the stack of
     // the thread running the groups: this one.
     std::tie(C.PrivateLo, C.PrivateHi) = threadStack();
+    RunningKernel Running(J.Name);
     // A frame larger than what is left of this thread's stack (a TBB
     // worker's 4 MiB, an application thread's) runs on a larger stack.
     char Here;

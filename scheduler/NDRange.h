@@ -37,6 +37,9 @@ constexpr size_t MaxLaunchGroups = size_t(1) << 48;
 
 struct NDRangeJob {
   WorkGroupFn Fn = nullptr;
+  /// The kernel's name, for the stack-overflow report (scheduler/
+  /// StackGuard.h); must outlive the launch.
+  const char *Name = "";
   /// Fn runs one work-item (barriers/collectives): groups run on fibers.
   bool PerWorkItem = false;
   size_t FiberStack = 0; // fiberStackSize(); 0: the default
