@@ -188,16 +188,17 @@ struct Sizes {
   int BatchLaunches;    // per repetition (one clFinish)
   int Maps;             // map/unmap pairs per repetition
   int Builds;           // (cold/warm builds: one per repetition)
+  int LargeLines;       // statements of build_large's kernel
 };
 
 Sizes fullSizes() {
   return {size_t(16) << 20, 16384, 1024, 16 << 20, 512, 64,
-          size_t(64) << 20, 200,   1000, 20,       1};
+          size_t(64) << 20, 200,   1000, 20,       1,   2500};
 }
 
 Sizes quickSizes() {
   return {size_t(1) << 16, 1024, 128, 1 << 18, 8, 8,
-          size_t(1) << 20, 20,   100, 4,       1};
+          size_t(1) << 20, 20,   100, 4,       1, 100};
 }
 
 class Bench {
@@ -951,6 +952,102 @@ private:
   cl_kernel K = nullptr;
 };
 
+// clBuildProgram of one large generated kernel: Lines statements of
+// straight-line float and integer arithmetic, math calls and branches over
+// eight variables (what code generators emit), a new nonce each build so
+// no cache helps. The row's note is the reference: clang-19 -O3 compiling
+// the same statements as C, in a loop over the elements (the loop the
+// work-item loop is), measured once per row with the host's CPU.
+class BuildLargeBench : public Bench {
+public:
+  BuildLargeBench(Platform &P, int Lines) : Bench(P), Lines(Lines) {}
+  /// The kernel (\p AsC: the same statements as a C function).
+  static std::string source(int Lines, uint64_t Nonce, bool AsC) {
+    static const char *V[] = {"a", "b", "c", "d", "e", "f", "g", "h"};
+    std::ostringstream O;
+    if (AsC)
+      O << "#include <math.h>\nvoid large_" << Nonce
+        << "(const float *in, float *out, long n) {\n"
+           "  for (long i = 0; i < n; i++) {\n";
+    else
+      O << "kernel void large_" << Nonce
+        << "(global const float *in, global float *out) {\n"
+           "  size_t i = get_global_id(0);\n";
+    O << "  float a = in[i];\n";
+    for (int K = 1; K < 8; ++K)
+      O << "  float " << V[K] << " = a * " << K + 1 << ".5f + " << K
+        << ".25f;\n";
+    for (int K = 0; K < Lines; ++K) {
+      const char *X = V[K % 8], *Y = V[(K * 3 + 1) % 8],
+                 *Z = V[(K * 5 + 2) % 8];
+      std::string C = std::to_string(1.0 + (K % 97) / 1000.0) + "f";
+      switch (K % 5) {
+      case 0:
+        O << "  " << X << " = " << X << " * " << C << " + " << Y << ";\n";
+        break;
+      case 1:
+        O << "  " << X << " = (float)((int)(" << Y << " * 3.0f) / "
+          << K % 13 + 1 << " ^ (int)" << Z << ");\n";
+        break;
+      case 2:
+        O << "  if (" << Y << " > " << Z << ") " << X << " = " << X << " * "
+          << C << "; else " << X << " = " << Z << " - " << X << ";\n";
+        break;
+      case 3:
+        O << "  " << X << " = " << (AsC ? "sqrtf(fabsf(" : "sqrt(fabs(") << Y
+          << ")) + " << Z << " * " << C << ";\n";
+        break;
+      default:
+        O << "  " << X << " = fma(" << X << ", " << Y << ", " << Z
+          << ") * 0.5f;\n";
+      }
+    }
+    O << "  out[i] = a + b + c + d + e + f + g + h;\n";
+    O << (AsC ? "  }\n}\n" : "}\n");
+    return O.str();
+  }
+  void setUp() override {
+    std::random_device Rd;
+    Nonce = (uint64_t(Rd()) << 32) ^ Rd() ^ uint64_t(nowSec() * 1e9);
+    Note = clangReference();
+  }
+  double run() override {
+    std::string Src = source(Lines, Nonce + Count++, false);
+    double T0 = nowSec();
+    cl_program Pr = program(Src, "", false);
+    double T1 = nowSec();
+    clReleaseProgram(Pr);
+    return T1 - T0;
+  }
+  std::string verify() override { return ""; } // a failing build throws
+
+private:
+  /// "clang -O3: <ms>" for the same statements as C, or why not.
+  std::string clangReference() {
+    char Dir[] = "/tmp/clcpu-bench-XXXXXX";
+    if (!mkdtemp(Dir))
+      return "clang -O3: n/a";
+    std::string C = std::string(Dir) + "/large.c";
+    std::ofstream(C) << source(Lines, Nonce, true);
+    std::string Cmd = "clang-19 -O3 -march=native -c " + C + " -o " + Dir +
+                      "/large.o 2>/dev/null";
+    double T0 = nowSec();
+    int Rc = std::system(Cmd.c_str());
+    double T1 = nowSec();
+    std::remove(C.c_str());
+    std::remove((std::string(Dir) + "/large.o").c_str());
+    rmdir(Dir);
+    if (Rc != 0)
+      return "clang -O3: n/a";
+    char Buf[64];
+    std::snprintf(Buf, sizeof Buf, "clang -O3 of the same C: %.0f ms",
+                  (T1 - T0) * 1e3);
+    return Buf;
+  }
+  int Lines;
+  uint64_t Nonce = 0, Count = 0;
+};
+
 // clBuildProgram of a realistic program (nbody + math kernels):
 //   Cold:  a source no cache can hold (a fresh nonce kernel every time);
 //   Warm:  the same source as before, in a new program object;
@@ -1490,6 +1587,18 @@ std::vector<Spec> specs(const Sizes &S) {
   V.push_back({"build_cold", "ms", 0, 1e3, false,
                "clBuildProgram, new source (nonce)", [](Platform &P) -> B {
                  return std::make_unique<BuildBench>(P, BuildBench::Cold);
+               }});
+  V.push_back(
+      {"build_large", "ms", 0, 1e3, false,
+       "clBuildProgram, " + std::to_string(S.LargeLines) + "-statement kernel",
+       [=](Platform &P) -> B {
+         return std::make_unique<BuildLargeBench>(P, S.LargeLines);
+       }});
+  V.push_back({"build_large_4x", "ms", 0, 1e3, false,
+               "clBuildProgram, " + std::to_string(4 * S.LargeLines) +
+                   "-statement kernel",
+               [=](Platform &P) -> B {
+                 return std::make_unique<BuildLargeBench>(P, 4 * S.LargeLines);
                }});
   V.push_back({"build_warm", "ms", 0, 1e3, false,
                "clBuildProgram, same source again", [](Platform &P) -> B {
