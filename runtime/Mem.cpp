@@ -125,6 +125,11 @@ cl_int Mem::createBuffer(Context *Ctx, cl_mem_flags Flags, size_t Size,
                 "CL_MEM_COPY_HOST_PTR is set",
                 Ctx);
 
+  // CL_INVALID_HOST_PTR if ... host_ptr is not NULL but [it does not point
+  // to size bytes]: a range that wraps around the address space cannot.
+  if (HostPtr && hostRangeWraps(HostPtr, Size))
+    return fail(CL_INVALID_HOST_PTR,
+                "host_ptr + size wraps around the address space", Ctx);
   // CL_INVALID_BUFFER_SIZE if CL_MEM_USE_HOST_PTR is set in flags and
   // host_ptr is a pointer returned by clSVMAlloc and size is greater than
   // the size passed to clSVMAlloc.

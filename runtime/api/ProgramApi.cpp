@@ -1,5 +1,6 @@
 //===- runtime/api/ProgramApi.cpp - program entry points (5.8) ------------===//
 
+#include "runtime/CheckedMath.h"
 #include "runtime/Context.h"
 #include "runtime/Device.h"
 #include "runtime/Platform.h"
@@ -35,6 +36,15 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(
       // null-terminated. If lengths is NULL, all strings in the strings
       // argument are considered null-terminated."
       size_t Len = lengths && lengths[I] ? lengths[I] : std::strlen(strings[I]);
+      // A length that runs past the end of the address space describes no
+      // string of the application's; the lengths' sum must fit a string.
+      if (hostRangeWraps(strings[I], Len))
+        return fail(CL_INVALID_VALUE,
+                    "strings[" + std::to_string(I) + "] + lengths[" +
+                        std::to_string(I) + "] wraps around the address space",
+                    C);
+      if (Len > Source.max_size() - Source.size())
+        return fail(CL_OUT_OF_HOST_MEMORY, "the source is too long", C);
       Source.append(strings[I], Len);
     }
     Out = (new Program(C, std::move(Source)))->handle();
@@ -327,8 +337,13 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
     std::string FirstWhy;
     for (cl_uint I = 0; I < num_devices; ++I) {
       std::string Why;
-      bool Ok = compiler::readBinary(binaries[I], lengths[I],
+      // A length that runs past the end of the address space is no binary:
+      // the reader checks every field against it.
+      bool Ok = !hostRangeWraps(binaries[I], lengths[I]) &&
+                compiler::readBinary(binaries[I], lengths[I],
                                      DriverVersionString, Parsed[I], Why);
+      if (!Ok && Why.empty())
+        Why = "lengths[" + std::to_string(I) + "] wraps the address space";
       if (binary_status)
         binary_status[I] = Ok ? CL_SUCCESS : CL_INVALID_BINARY;
       if (!Ok && FirstWhy.empty())

@@ -472,3 +472,61 @@ TEST_CASE("5.10: kernels with private arrays of 1 to 16 MiB run on stacks "
       }
     }
 }
+
+//===----------------------------------------------------------------------===//
+// Host pointers with sizes that wrap around the address space or run past
+// an SVM allocation: refused before any byte is touched.
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("5.2.1, 5.6, 5.8.1: host and SVM ranges that cannot be memory are "
+          "refused",
+          "[hostile][buffer]") {
+  Env E;
+  REQUIRE(E.Q);
+  cl_int Err = CL_SUCCESS;
+  // clCreateBuffer with CL_MEM_COPY_HOST_PTR: host_ptr + size wraps.
+  auto *High = reinterpret_cast<void *>(Max - 4095);
+  cl_mem M = clCreateBuffer(E.C, CL_MEM_COPY_HOST_PTR, 8192, High, &Err);
+  CHECK(M == nullptr);
+  CHECK(Err == CL_INVALID_HOST_PTR);
+  // Read and write buffer into a host range that wraps.
+  cl_mem B = plainBuffer(E, 4096);
+  CHECK(clEnqueueReadBuffer(E.Q, B, CL_TRUE, 0, 4096, High, 0, nullptr,
+                            nullptr) == CL_INVALID_VALUE);
+  CHECK(clEnqueueWriteBuffer(E.Q, B, CL_TRUE, 0, 4096, High, 0, nullptr,
+                             nullptr) == CL_INVALID_VALUE);
+  // A source string whose length runs past the address space.
+  const char *Src = "kernel void k() {}";
+  size_t Len = Max;
+  cl_program P = clCreateProgramWithSource(E.C, 1, &Src, &Len, &Err);
+  CHECK(P == nullptr);
+  CHECK(Err == CL_INVALID_VALUE);
+  // A binary whose length does.
+  const unsigned char *Bin = reinterpret_cast<const unsigned char *>(Src);
+  cl_int Status = CL_SUCCESS;
+  P = clCreateProgramWithBinary(E.C, 1, &E.D, &Len, &Bin, &Status, &Err);
+  CHECK(P == nullptr);
+  CHECK(Err == CL_INVALID_BINARY);
+  CHECK(Status == CL_INVALID_BINARY);
+  // SVM: a copy, fill or map that runs past its allocation.
+  auto *S = static_cast<char *>(clSVMAlloc(E.C, CL_MEM_READ_WRITE, 4096, 0));
+  REQUIRE(S);
+  std::vector<char> Host(8192);
+  CHECK(clEnqueueSVMMemcpy(E.Q, CL_TRUE, S + 2048, Host.data(), 4096, 0,
+                           nullptr, nullptr) == CL_INVALID_VALUE);
+  CHECK(clEnqueueSVMMemcpy(E.Q, CL_TRUE, Host.data(), S, Max, 0, nullptr,
+                           nullptr) == CL_INVALID_VALUE);
+  int Pat = 7;
+  CHECK(clEnqueueSVMMemFill(E.Q, S, &Pat, sizeof Pat, 8192, 0, nullptr,
+                            nullptr) == CL_INVALID_VALUE);
+  CHECK(clEnqueueSVMMap(E.Q, CL_TRUE, CL_MAP_READ, S + 16, 4096, 0, nullptr,
+                        nullptr) == CL_INVALID_VALUE);
+  // In range: works.
+  CHECK(clEnqueueSVMMemcpy(E.Q, CL_TRUE, S + 2048, Host.data(), 2048, 0,
+                           nullptr, nullptr) == CL_SUCCESS);
+  CHECK(clEnqueueSVMMemFill(E.Q, S, &Pat, sizeof Pat, 4096, 0, nullptr,
+                            nullptr) == CL_SUCCESS);
+  CHECK(clFinish(E.Q) == CL_SUCCESS);
+  CHECK(reinterpret_cast<int *>(S)[1000] == 7);
+  clSVMFree(E.C, S);
+}
