@@ -240,9 +240,10 @@ TEST_CASE("5.8.7: a program released while its kernel lives stays valid",
   CHECK(clGetProgramBuildInfo(Got, D, CL_PROGRAM_BUILD_STATUS, sizeof St, &St,
                               nullptr) == CL_SUCCESS);
   CHECK(St == CL_BUILD_SUCCESS);
-  cl_uint NumKernels = 0;
-  CHECK(clGetProgramInfo(Got, CL_PROGRAM_NUM_KERNELS, sizeof(size_t),
+  size_t NumKernels = 0;
+  CHECK(clGetProgramInfo(Got, CL_PROGRAM_NUM_KERNELS, sizeof NumKernels,
                          &NumKernels, nullptr) == CL_SUCCESS);
+  CHECK(NumKernels == 1);
   cl_kernel K2 = clCreateKernel(Got, "k", &Err);
   CHECK(Err == CL_SUCCESS);
   if (K2)
