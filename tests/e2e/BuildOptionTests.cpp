@@ -208,7 +208,7 @@ std::vector<std::string> splitNames(const std::string &S) {
 } // namespace
 
 TEST_CASE("OpenCL C 6.2.1: predefined extension and feature macros are "
-          "exactly the device's, for every -cl-std",
+          "exactly the device's for every -cl-std",
           "[options][extensions]") {
   sched::Env E;
   REQUIRE(E.Q);

@@ -479,7 +479,7 @@ TEST_CASE("5.10: kernels with private arrays of 1 to 16 MiB run on stacks "
 // an SVM allocation: refused before any byte is touched.
 //===----------------------------------------------------------------------===//
 
-TEST_CASE("5.2.1, 5.6, 5.8.1: host and SVM ranges that cannot be memory are "
+TEST_CASE("5.2.1/5.6/5.8.1: host and SVM ranges that cannot be memory are "
           "refused",
           "[hostile][buffer]") {
   Env E;
