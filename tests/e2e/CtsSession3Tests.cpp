@@ -13,31 +13,7 @@
 #include <unistd.h>
 #include <vector>
 
-namespace {
-/// Runs \p K over one work-item with stdout redirected to a file and returns
-/// what was printed.
-std::string runCapturingStdout(sched::Env &E, cl_kernel K) {
-  char Path[] = "/tmp/clcpu-printf-XXXXXX";
-  int Fd = mkstemp(Path);
-  REQUIRE(Fd >= 0);
-  std::fflush(stdout);
-  int Saved = dup(1);
-  REQUIRE(Saved >= 0);
-  dup2(Fd, 1);
-  size_t G = 1;
-  cl_int Err = E.run(K, 1, &G, nullptr);
-  std::fflush(stdout);
-  dup2(Saved, 1);
-  close(Saved);
-  close(Fd);
-  REQUIRE(Err == CL_SUCCESS);
-  std::ifstream In(Path);
-  std::stringstream SS;
-  SS << In.rdbuf();
-  unlink(Path);
-  return SS.str();
-}
-} // namespace
+using sched::runCapturingStdout;
 
 TEST_CASE("6.15.14: printf prints vectors with the vN specifier and its "
           "element-size length modifier (CTS test_printf/vector)",

@@ -9,7 +9,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace sched {
@@ -142,6 +147,30 @@ void expectEqual(const std::vector<T> &Got, const std::vector<T> &Want,
     if (!(Got[I] == Want[I]) && Bad++ < 4)
       FAIL_CHECK(What << "[" << I << "] = " << Got[I] << ", want " << Want[I]);
   CHECK(Bad == 0);
+}
+
+/// Runs \p K over one work-item with stdout redirected to a file and returns
+/// what was printed (kernel printf).
+inline std::string runCapturingStdout(Env &E, cl_kernel K) {
+  char Path[] = "/tmp/clcpu-printf-XXXXXX";
+  int Fd = mkstemp(Path);
+  REQUIRE(Fd >= 0);
+  std::fflush(stdout);
+  int Saved = dup(1);
+  REQUIRE(Saved >= 0);
+  dup2(Fd, 1);
+  size_t G = 1;
+  cl_int Err = E.run(K, 1, &G, nullptr);
+  std::fflush(stdout);
+  dup2(Saved, 1);
+  close(Saved);
+  close(Fd);
+  REQUIRE(Err == CL_SUCCESS);
+  std::ifstream In(Path);
+  std::stringstream SS;
+  SS << In.rdbuf();
+  unlink(Path);
+  return SS.str();
 }
 
 } // namespace sched

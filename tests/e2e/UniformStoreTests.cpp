@@ -4,7 +4,7 @@
 // the one from before the loop (0 for count_if, not 3). Every reduction kind,
 // element type, source (buffer or program-scope array), bound (constant or
 // run-time) and work-item count, and the other places such a value can go:
-// an atomic, a __local variable read after a barrier.
+// an atomic, a __local variable read after a barrier, printf.
 
 #include "SchedulerCommon.h"
 
@@ -251,4 +251,21 @@ TEST_CASE("A loop-carried value reaching an atomic and a __local variable "
     for (cl_int V : E.read<cl_int>(Out, Items))
       CHECK(V == Sum);
   }
+}
+
+TEST_CASE("A loop-carried value printed by one work-item",
+          "[kernel][uniform-store]") {
+  Env E;
+  REQUIRE(E.Q);
+  cl_kernel K = E.kernel(R"(
+    kernel void k(uint n, global const float *in) {
+      uint c = 0;
+      for (uint i = 0; i < n; i++) { if (in[i] > 2.0f) c++; }
+      printf("count %u\n", c);
+    })",
+                         "k");
+  cl_mem In = E.buffer(std::vector<float>{1, 2.5f, -1, 3, 5});
+  E.arg(K, 0, cl_uint(5));
+  E.arg(K, 1, In);
+  CHECK(runCapturingStdout(E, K) == "count 3\n");
 }
