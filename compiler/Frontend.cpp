@@ -145,6 +145,10 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &Ctx,
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> DiagOpts =
       new clang::DiagnosticOptions();
   DiagOpts->ShowColors = false;
+  // Locations as `#line` directives set them (the driver's default; these
+  // options start from none): code generators map errors back to their
+  // own sources that way (CTS test_compiler/preprocessor_line_error).
+  DiagOpts->ShowPresumedLoc = true;
   DiagOpts->ShowCarets = false;
   clang::TextDiagnosticPrinter Printer(DiagOS, DiagOpts.get());
 

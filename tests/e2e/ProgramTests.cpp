@@ -181,6 +181,22 @@ TEST_CASE("5.8.3: a build error fails with a log naming line and column",
   clReleaseProgram(P);
 }
 
+TEST_CASE("5.8.3: build errors name the file and line a #line directive "
+          "sets (CTS test_compiler/preprocessor_line_error)",
+          "[program]") {
+  Ctx X;
+  cl_program P = source(X.C, "kernel void k(global int *p) {\n"
+                             "#line 124 \"fictitious/file/name.c\"\n"
+                             "  p[0] = undeclared_name;\n"
+                             "}\n");
+  CHECK(clBuildProgram(P, 1, &X.D, nullptr, nullptr, nullptr) ==
+        CL_BUILD_PROGRAM_FAILURE);
+  std::string Log = buildLog(P, X.D);
+  INFO(Log);
+  CHECK(Log.find("fictitious/file/name.c:124:") != std::string::npos);
+  clReleaseProgram(P);
+}
+
 TEST_CASE("5.8.6: unknown build options are rejected", "[program]") {
   Ctx X;
   cl_program P = source(X.C, TwoKernels);
