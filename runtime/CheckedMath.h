@@ -10,7 +10,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 
 namespace clcpu {
 
@@ -24,10 +23,6 @@ public:
   constexpr bool valid() const { return !Overflow; }
   /// The value; only meaningful when valid().
   constexpr size_t value() const { return V; }
-  /// The value if valid(), std::nullopt otherwise.
-  std::optional<size_t> get() const {
-    return Overflow ? std::nullopt : std::optional<size_t>(V);
-  }
 
   friend CheckedSize operator+(CheckedSize A, CheckedSize B) {
     CheckedSize R;
@@ -41,13 +36,6 @@ public:
         A.Overflow || B.Overflow || __builtin_mul_overflow(A.V, B.V, &R.V);
     return R;
   }
-  /// Subtraction below zero counts as overflow (sizes are unsigned).
-  friend CheckedSize operator-(CheckedSize A, CheckedSize B) {
-    CheckedSize R;
-    R.Overflow =
-        A.Overflow || B.Overflow || __builtin_sub_overflow(A.V, B.V, &R.V);
-    return R;
-  }
   CheckedSize &operator+=(CheckedSize B) { return *this = *this + B; }
   CheckedSize &operator*=(CheckedSize B) { return *this = *this * B; }
 
@@ -59,14 +47,6 @@ private:
   size_t V = 0;
   bool Overflow = false;
 };
-
-/// Rounds \p N up to a multiple of the power of two \p Align, checked.
-inline CheckedSize alignUpChecked(CheckedSize N, size_t Align) {
-  CheckedSize R = N + CheckedSize(Align - 1);
-  if (!R.valid())
-    return R;
-  return CheckedSize(R.value() & ~(Align - 1));
-}
 
 /// True if [P, P + Size) wraps around the end of the address space: such a
 /// host range can never be valid memory.
