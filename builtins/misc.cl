@@ -21,7 +21,7 @@ OVL void write_mem_fence(cl_mem_fence_flags flags) {
 // order is a promise the compiler must keep: the signal fence (no
 // instruction) keeps a work-item loop holding a copy sequential, neither
 // declared free of dependences between work-items
-// (compiler/ParallelWorkItemLoops.cpp) nor vectorized, which would let a
+// (compiler/passes/ParallelWorkItemLoops.cpp) nor vectorized, which would let a
 // later work-item's read of the destination move before the copy.
 static int first_item(void) {
   __atomic_signal_fence(__ATOMIC_SEQ_CST);

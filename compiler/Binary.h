@@ -50,8 +50,8 @@ struct BinaryContents {
 /// Skylake); elsewhere (AMD Zen 1-3) a gather is scalarized into a load and
 /// an insert per lane. The kernel passes rely on vector gathers: a gather
 /// whose lanes turn out adjacent or equal at run time becomes one vector or
-/// scalar load (compiler/RuntimeConsecutiveGathers.cpp), and a grid-stride
-/// loop in a barrier region is one gather per vector of work-items.
+/// scalar load (compiler/passes/RuntimeConsecutiveGathers.cpp), and a
+/// grid-stride loop in a barrier region is one gather per vector of work-items.
 const std::string &hostCpuName();
 const std::vector<std::string> &hostTargetFeatures();
 /// hostTargetFeatures() sorted and joined with commas (as recorded in

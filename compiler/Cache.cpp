@@ -43,7 +43,7 @@ namespace {
 const std::string &buildIdentity() {
   static const std::string Id = [] {
     Dl_info Info{};
-    struct stat St {};
+    struct stat St{};
     if (dladdr(reinterpret_cast<void *>(&buildIdentity), &Info) &&
         Info.dli_fname && stat(Info.dli_fname, &St) == 0)
       return std::to_string(St.st_size) + "@" + std::to_string(St.st_mtime);
@@ -62,7 +62,7 @@ std::string key(const std::string &Source, const std::string &Options,
     All += std::to_string(S->size()) + ":" + *S;
   }
   // The streaming-store threshold is compiled into kernels that store
-  // through SVM pointers (compiler/NonTemporalStores.cpp).
+  // through SVM pointers (compiler/passes/NonTemporalStores.cpp).
   All += llvmVersion() + ":" + std::to_string(BinaryFormatVersion) + ":" +
          buildIdentity() + ":" + std::to_string(streamingStoreMinBytes());
   uint64_t A = fnv1a(All.data(), All.size());
@@ -124,7 +124,7 @@ std::vector<EntryInfo> scan(const std::string &Dir) {
     if (!Entry && !isTemporaryName(Name))
       continue;
     std::string Path = Dir + "/" + Name;
-    struct stat St {};
+    struct stat St{};
     // lstat: a symbolic link or directory with an entry's name is not ours.
     if (lstat(Path.c_str(), &St) != 0 || !S_ISREG(St.st_mode))
       continue;
@@ -179,7 +179,7 @@ FileRead readFile(const std::string &Path, std::string &Out) {
   int Fd = open(Path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (Fd < 0)
     return errno == ENOENT ? FileRead::Missing : FileRead::NotRegular;
-  struct stat St {};
+  struct stat St{};
   if (fstat(Fd, &St) != 0 || !S_ISREG(St.st_mode)) {
     close(Fd);
     return FileRead::NotRegular;
@@ -242,7 +242,7 @@ void appendUsage(const std::string &Dir, uint64_t Bytes) {
                 O_WRONLY | O_APPEND | O_CLOEXEC | O_NONBLOCK);
   if (Fd < 0)
     return; // no journal yet: the next store lists and writes one
-  struct stat St {};
+  struct stat St{};
   if (fstat(Fd, &St) != 0 || !S_ISREG(St.st_mode)) {
     close(Fd);
     return;

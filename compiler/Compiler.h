@@ -161,7 +161,7 @@ cl_int loadExecutable(const std::string &Payload, const std::string &OptionText,
 
 /// Output of at least this many bytes goes past the last-level cache: a
 /// kernel's full vector stores into such an output buffer are non-temporal
-/// (compiler/NonTemporalStores.cpp; WorkGroupContext::StreamArgs). The
+/// (compiler/passes/NonTemporalStores.cpp; WorkGroupContext::StreamArgs). The
 /// last-level cache size of CPU 0 from sysfs (capped by
 /// streamingThreshold), 8 MiB if unknown.
 uint64_t streamingStoreMinBytes();

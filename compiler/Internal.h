@@ -1,8 +1,10 @@
 #ifndef CLCPU_COMPILER_INTERNAL_H
 #define CLCPU_COMPILER_INTERNAL_H
 
-// Interfaces between the compiler's stages (Frontend → WorkGroupFunction →
-// Jit). Only the compiler's own .cpp files include this.
+// Interfaces between the compiler's stages (Frontend → Pipeline →
+// WorkGroupFunction → Jit) and the barrier-region code. Only the compiler's
+// own .cpp files include this; each pass has its own header in
+// compiler/passes/.
 
 #include "compiler/Compiler.h"
 
@@ -36,13 +38,6 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &Ctx,
                                             const std::vector<Header> &Headers,
                                             std::string &Log);
 
-/// Reads the kernels' argument metadata into \p Kernels, generates
-/// `wg_<kernel>` for each and runs the optimization pipeline for \p TM.
-/// False (with the reason in \p Log) if some kernel cannot be compiled.
-bool lowerKernels(llvm::Module &M, llvm::TargetMachine &TM, const Options &Opts,
-                  std::vector<KernelInfo> &Kernels, size_t &GlobalVarSize,
-                  std::string &Log);
-
 /// Links the builtin library functions \p M uses (builtins/, embedded
 /// bitcode) into \p M. False (with the reason in \p Log) on failure.
 bool linkBuiltins(llvm::Module &M, std::string &Log);
@@ -60,7 +55,7 @@ const std::string &sleefLibrary();
 /// not handle (half) stay calls, reported later as unsupported builtins.
 bool lowerWorkGroupSync(llvm::Function &Body);
 
-/// Reconvergence.cpp: bit j of entry i says a work-item waiting at the end
+/// SiteReach.cpp: bit j of entry i says a work-item waiting at the end
 /// of block \p Sites[i] can still reach block \p Sites[j] (all of one
 /// function) in this round of every loop around Sites[j]: along a path
 /// that takes no back edge of a loop containing Sites[j]. A sub-group
@@ -79,12 +74,7 @@ demangleBuiltin(llvm::StringRef Mangled);
 /// ('i' -> i32, 'f' -> float; null for the others, half included).
 llvm::Type *builtinScalarType(llvm::LLVMContext &C, char Code);
 
-/// VectorCollectives.cpp: sub_group_broadcast and
-/// sub_group_non_uniform_broadcast of vectors (cl_khr_subgroup_extended_types)
-/// as one scalar broadcast per component; true if it split one.
-bool splitVectorCollectives(llvm::Function &Body);
-
-/// The builtin compiler/Reconvergence.cpp calls at a reconvergence point
+/// The builtin compiler/passes/Reconvergence.cpp calls at a reconvergence point
 /// (`int __clcpu_reconverge(int)`, a CollReconverge collective).
 inline constexpr const char ReconvergeName[] = "__clcpu_reconverge";
 
@@ -124,12 +114,6 @@ uniformValues(llvm::Function &F, llvm::ArrayRef<llvm::Value *> LocalIds);
 bool isUniform(const llvm::Value *V,
                const llvm::DenseSet<const llvm::Value *> &Uniform,
                llvm::ArrayRef<llvm::Value *> LocalIds);
-
-/// Reconvergence.cpp: after each branch that is not uniform and leads to
-/// a sub-group function computed per call site (non-uniform, shuffle,
-/// rotate), a reconvergence point where the sub-group's work-items meet
-/// again; true if it added one.
-bool insertReconvergencePoints(llvm::Function &Body);
 
 /// Barriers.cpp: a collective's operand as the 64 bits the scheduler
 /// computes on (compiler/WorkGroupContext.h), and back (sub_group_ballot's
@@ -184,105 +168,10 @@ bool isLoopSyncPoint(const llvm::CallInst &CI);
 /// per work-item.
 bool insertProgressYields(llvm::Function &Body);
 
-/// WorkItemLoopVectorize.cpp: turns on the loop vectorizer's outer-loop
-/// (VPlan-native) path for this process; idempotent and thread-safe.
-void enableOuterLoopVectorization();
-
-/// WorkItemLoopVectorize.cpp: the vectorizer's remarks and missed-hint
-/// warnings in \p C are dropped instead of printed to stderr.
-void quietVectorizerDiagnostics(llvm::LLVMContext &C);
-
-/// WorkItemLoopVectorize.cpp: marks the work-item x-loop whose latch is
-/// \p Latch; if \p Body (the kernel body it calls) has loops, also asks the
-/// vectorizer to widen it by \p Lanes work-items.
-void markWorkItemLoop(llvm::BranchInst &Latch, const llvm::Function &Body,
-                      unsigned Lanes);
-/// The same for a loop whose body is known to have loops or not; \p
-/// NoUnroll keeps the unroller off it (a loop over one sub-group, which
-/// must reach the vectorizer whole).
-void markWorkItemLoop(llvm::BranchInst &Latch, bool BodyHasLoops,
-                      unsigned Lanes, bool NoUnroll = false);
-
-/// WorkItemLoopVectorize.cpp: whether \p L is a work-item x-loop marked by
-/// markWorkItemLoop.
-bool isWorkItemLoop(const llvm::Loop &L);
-
-/// WorkItemLoopVectorize.cpp: \p L's loop ID with its llvm.loop.vectorize.*
-/// properties replaced by \p Hints (none: the vectorizer decides alone).
-void replaceVectorizeHints(llvm::Loop &L,
-                           llvm::ArrayRef<llvm::Metadata *> Hints = {});
-
-/// ParallelWorkItemLoops.cpp: the memory accesses of a work-item x-loop are
-/// declared free of dependences between iterations (llvm.access.group and
-/// llvm.loop.parallel_accesses) where the OpenCL memory model makes them so.
-void addParallelWorkItemLoopPass(llvm::FunctionPassManager &FPM);
-
-/// GuardedLoopBound.cpp: a loop whose body is guarded by a bound that only
-/// goes from true to false (`if (base + j < n)`) stops at the first false
-/// guard instead of running the remaining empty iterations.
-void addGuardedLoopBoundPass(llvm::FunctionPassManager &FPM);
-
-/// BlockedStores.cpp: an innermost work-item loop whose stores write each
-/// work-item's own S consecutive elements stays scalar (width 1), so the
-/// SLP vectorizer stores each work-item's block as one vector.
-void addBlockedStorePass(llvm::FunctionPassManager &FPM);
-
-/// ScanLoopVectorize.cpp: a loop that writes out a running sum (min, max,
-/// and, or, xor) runs VF iterations at a time, the running values computed
-/// across the vector lanes.
-void addScanLoopVectorizePass(llvm::FunctionPassManager &FPM);
-
-/// WorkItemLoopVectorize.cpp: intrinsics that only inform the optimizer
-/// (alias scopes of inlined `restrict` arguments, lifetimes, assumptions,
-/// debug info): dropping them is safe.
-bool isOptimizerHint(const llvm::Instruction &I);
-
-/// WorkItemLoopVectorize.cpp: the passes that run right before the
-/// vectorizer: scalarizing OpenCL vector operations in work-item loops and
-/// withdrawing the outer-loop hint where the native path cannot widen.
-void registerWorkItemLoopPasses(llvm::PassBuilder &PB);
-
-/// UniformVectorPhis.cpp: after vectorization, vector PHIs whose lanes are
-/// always equal become scalar PHIs and a broadcast.
-void addUniformVectorPhiPass(llvm::FunctionPassManager &FPM);
-
-/// ConsecutiveGathers.cpp: gathers/scatters whose lanes are adjacent
-/// elements become vector loads/stores.
-void addConsecutiveGatherPass(llvm::FunctionPassManager &FPM);
-
-/// RuntimeConsecutiveGathers.cpp: the other gathers/scatters in loops check
-/// at run time whether their lanes are adjacent and then run as vector
-/// loads/stores.
-void addRuntimeConsecutiveGatherPass(llvm::FunctionPassManager &FPM);
-
-/// GridStridePrefetch.cpp: a gather from base[X], X a per-work-item slot
-/// advanced by a uniform step each iteration (a grid-stride loop on the
-/// barrier-region path), prefetches lane 0's element a few steps ahead.
-void addGridStridePrefetchPass(llvm::FunctionPassManager &FPM);
-
-/// MaskedStoreFastPath.cpp: on targets without AVX-512, masked stores in
-/// loops test their mask: all lanes on, a plain store; none, no store.
-void addMaskedStoreFastPathPass(llvm::FunctionPassManager &FPM);
-
-/// NonTemporalStores.cpp: full-register vector stores into output-only
-/// arguments of work-group functions become non-temporal when the launch
-/// writes more than the last-level cache (and the address is aligned).
-void addNonTemporalStorePass(llvm::FunctionPassManager &FPM);
-
-/// SubGroupStepInline.cpp: at the end of the optimizer, inlines the
-/// functions marked \c LateInlineAttr (a sub-group stretch's collective
-/// step, kept out of the scalarizer's way until the vectorizer ran) and
-/// forwards their callers' stores to the inlined loads (GVN, DSE).
+/// The attribute of a sub-group stretch's collective step, kept out of the
+/// scalarizer's way until the vectorizer ran: passes/SubGroupStepInline.cpp
+/// inlines the functions that have it at the end of the optimizer.
 inline constexpr const char *LateInlineAttr = "clcpu-late-inline";
-void addSubGroupStepInlinePass(llvm::ModulePassManager &MPM);
-
-/// InvariantDivision.cpp: 32-bit divisions and remainders by a
-/// loop-invariant divisor become a multiply-high and shifts (vectorizable).
-void addInvariantDivisionPass(llvm::FunctionPassManager &FPM);
-
-/// SafeIntegerDivision.cpp: integer / and % never trap (OpenCL C 6.3: an
-/// unspecified value instead of an exception). True if \p M changed.
-bool makeIntegerDivisionSafe(llvm::Module &M);
 
 /// WorkGroupFunction.cpp: creates `wg_<Name>` for \p Kernel (its target and
 /// floating-point attributes), loads the kernel's arguments into

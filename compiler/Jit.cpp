@@ -3,6 +3,7 @@
 #include "compiler/Binary.h"
 #include "compiler/Cache.h"
 #include "compiler/Internal.h"
+#include "compiler/Pipeline.h"
 #include "compiler/Printf.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>

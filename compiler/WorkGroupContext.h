@@ -89,7 +89,7 @@ struct WorkGroupContext {
   void *ScratchEnd;
   /// Bit i set: kernel argument i (i < 64) is a buffer of at least
   /// compiler::streamingStoreMinBytes() bytes, whose full vector stores may
-  /// bypass the cache (compiler/NonTemporalStores.cpp).
+  /// bypass the cache (compiler/passes/NonTemporalStores.cpp).
   uint64_t StreamArgs;
 };
 
@@ -189,9 +189,8 @@ inline bool collectiveArithmetic(uint32_t Kind, CollCombine &C, CollMode &M) {
   }
   if (Kind >= CollReduceMul && Kind <= CollScanExclusiveLogicalXor) {
     static const CollCombine Extra[] = {
-        CollCombine::Mul, CollCombine::And,  CollCombine::Or,
-        CollCombine::Xor, CollCombine::LAnd, CollCombine::LOr,
-        CollCombine::LXor};
+        CollCombine::Mul,  CollCombine::And, CollCombine::Or,  CollCombine::Xor,
+        CollCombine::LAnd, CollCombine::LOr, CollCombine::LXor};
     C = Extra[(Kind - CollReduceMul) % 7];
     M = CollMode((Kind - CollReduceMul) / 7);
     return true;

@@ -7,11 +7,16 @@
 // which loops over the work-group's local ids (z, y, x; x innermost) and
 // calls an always-inline copy of K's body in which every work-item function
 // (get_global_id, get_local_size, ...) is replaced by IR computed from the
-// loop induction variables and Ctx. The O3 pipeline then vectorizes the
-// x-loop for the host CPU.
+// loop induction variables and Ctx. The optimizer (compiler/Pipeline.cpp)
+// then vectorizes the x-loop for the host CPU.
+
+#include "compiler/WorkGroupFunction.h"
 
 #include "compiler/Binary.h"
 #include "compiler/Internal.h"
+#include "compiler/WorkItemLoops.h"
+#include "compiler/passes/Reconvergence.h"
+#include "compiler/passes/VectorCollectives.h"
 
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/CFG.h>
@@ -26,13 +31,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/IR/ReplaceConstant.h>
-#include <llvm/IR/Verifier.h>
-#include <llvm/Passes/PassBuilder.h>
-#include <llvm/Support/DynamicLibrary.h>
 #include <llvm/Support/raw_ostream.h>
-#include <llvm/Target/TargetMachine.h>
-#include <llvm/Transforms/IPO/AlwaysInliner.h>
-#include <llvm/Transforms/IPO/GlobalDCE.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include <functional>
@@ -60,6 +59,8 @@ enum : unsigned {
   WScratchEnd = 34,
 };
 
+} // namespace
+
 /// The unmangled name of an Itanium-mangled free function (`_Z13get_global_idj`
 /// → "get_global_id"); the name itself if it is not mangled.
 StringRef baseName(StringRef N) {
@@ -74,11 +75,11 @@ StringRef baseName(StringRef N) {
   return N.substr(Digits, Len);
 }
 
-unsigned mdInt(MDNode *N, unsigned I) {
+static unsigned mdInt(MDNode *N, unsigned I) {
   return static_cast<unsigned>(
       mdconst::extract<ConstantInt>(N->getOperand(I))->getZExtValue());
 }
-std::string mdStr(MDNode *N, unsigned I) {
+static std::string mdStr(MDNode *N, unsigned I) {
   if (auto *S = dyn_cast<MDString>(N->getOperand(I)))
     return S->getString().str();
   return "";
@@ -88,10 +89,7 @@ bool isKernel(const Function &F) {
   return !F.isDeclaration() && F.getCallingConv() == CallingConv::SPIR_KERNEL;
 }
 
-/// Floating-point math builtins with an LLVM intrinsic of the same meaning
-/// (and, for sin/exp/..., a libm call after scalarization): overloaded on
-/// scalar and vector types, so they survive vectorization. A stopgap until
-/// the builtin library lands; other builtins are reported as unsupported.
+// For sin/exp/..., a libm call after scalarization.
 void lowerMathBuiltins(Module &M) {
   static const std::pair<const char *, Intrinsic::ID> Map[] = {
       {"sqrt", Intrinsic::sqrt},   {"fabs", Intrinsic::fabs},
@@ -128,6 +126,8 @@ void lowerMathBuiltins(Module &M) {
     }
   }
 }
+
+namespace {
 
 /// get_sub_group_size() and the other sub-group queries (cl_khr_subgroups):
 /// sub-group i holds linear local ids [i * S, (i + 1) * S), S the device's
@@ -410,10 +410,10 @@ Function *beginWorkGroupFunction(Module &M, Function &Kernel,
   WG->addParamAttr(1, Attribute::ReadOnly);
   // The whole context can be read anywhere: a get_global_size() under a
   // branch that differs between work-items is hoisted, not gathered per lane.
-  WG->addParamAttr(1, Attribute::getWithDereferenceableBytes(
-                          C, sizeof(WorkGroupContext)));
-  WG->addParamAttr(1, Attribute::getWithAlignment(
-                          C, Align(alignof(WorkGroupContext))));
+  WG->addParamAttr(
+      1, Attribute::getWithDereferenceableBytes(C, sizeof(WorkGroupContext)));
+  WG->addParamAttr(
+      1, Attribute::getWithAlignment(C, Align(alignof(WorkGroupContext))));
   Value *ArgsArr = WG->getArg(0), *Ctx = WG->getArg(1);
   MDNode *Invariant = MDNode::get(C, {});
   B.SetInsertPoint(BasicBlock::Create(C, "entry", WG));
@@ -900,14 +900,6 @@ void emitWorkGroupFunction(Module &M, Function &Kernel, Function &Body,
   B.CreateRetVoid();
 }
 
-/// Bytes of internal, uninitialized, writable globals named "<kernel>.<var>":
-/// how Clang emits __local variables declared in a kernel on this target.
-bool isKernelLocalVariable(const GlobalVariable &G, StringRef Kernel) {
-  return G.hasInternalLinkage() && !G.isConstant() && G.hasInitializer() &&
-         isa<UndefValue>(G.getInitializer()) &&
-         G.getName().starts_with((Kernel + ".").str());
-}
-
 /// A __local variable of any kernel of \p Kernels (a kernel that calls
 /// another kernel uses the callee's __local variables as its own).
 bool isAnyKernelLocalVariable(const GlobalVariable &G,
@@ -932,244 +924,128 @@ bool usedIn(const Value &V, const Function &F) {
   return false;
 }
 
-void runPipeline(Module &M, TargetMachine &TM, bool Full) {
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PipelineTuningOptions PTO;
-  PTO.LoopVectorization = Full;
-  PTO.SLPVectorization = Full;
-  PassBuilder PB(&TM, PTO);
-  if (Full) {
-    enableOuterLoopVectorization();
-    registerWorkItemLoopPasses(PB);
+/// Offsets of \p F's __local variables in the work-group's local block
+/// (also those of the kernels it calls, whose __local variables are its
+/// own); sets K.LocalMemSize.
+SmallVector<std::pair<GlobalVariable *, uint64_t>, 4>
+layOutLocalVariables(Module &M, Function &F, ArrayRef<Function *> KernelFns,
+                     KernelInfo &K) {
+  const DataLayout &DL = M.getDataLayout();
+  SmallVector<std::pair<GlobalVariable *, uint64_t>, 4> Locals;
+  for (GlobalVariable &G : M.globals())
+    if (isKernelLocalVariable(G, K.Name) ||
+        (isAnyKernelLocalVariable(G, KernelFns) && usedIn(G, F))) {
+      uint64_t Align =
+          std::max<uint64_t>(G.getAlign().valueOrOne().value(),
+                             DL.getPrefTypeAlign(G.getValueType()).value());
+      K.LocalMemSize = alignTo(K.LocalMemSize, std::max<uint64_t>(Align, 16));
+      Locals.push_back({&G, K.LocalMemSize});
+      K.LocalMemSize += DL.getTypeAllocSize(G.getValueType());
+    }
+  return Locals;
+}
+
+/// `<K>.body`: \p F's code with (ctx, lx, ly, lz) appended to its
+/// parameters, its __local variables (\p Locals) at their offsets from
+/// WorkGroupContext::LocalMem.
+Function *cloneBody(Module &M, Function &F, const KernelInfo &K,
+                    ArrayRef<std::pair<GlobalVariable *, uint64_t>> Locals) {
+  LLVMContext &C = M.getContext();
+  SmallVector<Type *, 16> Params(F.getFunctionType()->params());
+  Params.push_back(PointerType::getUnqual(C));
+  for (int I = 0; I < 3; ++I)
+    Params.push_back(Type::getInt64Ty(C));
+  Function *Body =
+      Function::Create(FunctionType::get(Type::getVoidTy(C), Params, false),
+                       GlobalValue::InternalLinkage, K.Name + ".body", M);
+  ValueToValueMapTy VMap;
+  for (unsigned I = 0; I < F.arg_size(); ++I)
+    VMap[F.getArg(I)] = Body->getArg(I);
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(Body, &F, VMap, CloneFunctionChangeType::LocalChangesOnly,
+                    Returns);
+  Body->setCallingConv(CallingConv::C);
+  Body->clearMetadata();
+  Body->removeFnAttr(Attribute::NoInline);
+  Body->addFnAttr(Attribute::AlwaysInline);
+  if (Locals.empty())
+    return Body;
+  // Each launch (and, later, each worker) has its own local block: the
+  // variables' uses become offsets from WorkGroupContext::LocalMem.
+  IRBuilder<> B(&*Body->getEntryBlock().getFirstInsertionPt());
+  Value *Ctx = Body->getArg(Body->arg_size() - 4);
+  Type *I8 = Type::getInt8Ty(C);
+  auto *Base = B.CreateLoad(
+      PointerType::getUnqual(C),
+      B.CreateConstInBoundsGEP1_64(Type::getInt64Ty(C), Ctx, WLocalMem));
+  Base->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(C, {}));
+  for (auto [G, Offset] : Locals) {
+    convertUsersOfConstantsToInstructions({G}, Body);
+    Value *Addr = B.CreateConstInBoundsGEP1_64(I8, Base, Offset);
+    G->replaceUsesWithIf(Addr, [&](Use &U) {
+      auto *I = dyn_cast<Instruction>(U.getUser());
+      return I && I->getFunction() == Body;
+    });
   }
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  ModulePassManager MPM;
-  if (Full)
-    MPM = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
-  else {
-    MPM.addPass(AlwaysInlinerPass());
-    MPM.addPass(GlobalDCEPass()); // the inlined kernels' originals go
-  }
-  MPM.run(M, MAM);
+  return Body;
 }
 
 } // namespace
 
-bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,
-                  std::vector<KernelInfo> &Kernels, size_t &GlobalVarSize,
-                  std::string &Log) {
-  M.setDataLayout(TM.createDataLayout());
-  if (!linkBuiltins(M, Log))
+bool isKernelLocalVariable(const GlobalVariable &G, StringRef Kernel) {
+  return G.hasInternalLinkage() && !G.isConstant() && G.hasInitializer() &&
+         isa<UndefValue>(G.getInitializer()) &&
+         G.getName().starts_with((Kernel + ".").str());
+}
+
+bool formWorkGroupFunction(Module &M, Function &F,
+                           ArrayRef<Function *> KernelFns, const Options &Opts,
+                           KernelInfo &K, std::string &Log) {
+  if (!readKernelInfo(F, M.getDataLayout(), K, Log))
     return false;
-  makeIntegerDivisionSafe(M);
-  const DataLayout &DL = M.getDataLayout();
-
-  // A kernel may call another kernel (OpenCL C 6.9: "a kernel function is a
-  // function ... that can also be called by other kernel functions"): the
-  // call goes to an ordinary copy of the callee, which inlines like any
-  // helper, so its work-item functions are the caller's work-item's.
-  SmallVector<Function *, 8> Kernels0;
-  for (Function &F : M)
-    if (isKernel(F))
-      Kernels0.push_back(&F);
-  for (Function *F : Kernels0) {
-    SmallVector<CallInst *, 4> Calls;
-    for (User *U : F->users())
-      if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getCalledFunction() == F)
-        Calls.push_back(CI);
-    if (Calls.empty())
-      continue;
-    ValueToValueMapTy VMap;
-    Function *Callee = CloneFunction(F, VMap);
-    Callee->setName(F->getName() + ".as_function");
-    Callee->setCallingConv(CallingConv::C);
-    Callee->clearMetadata();
-    for (CallInst *CI : Calls) {
-      CI->setCalledFunction(Callee);
-      CI->setCallingConv(CallingConv::C);
-    }
+  Function *Body = cloneBody(M, F, K, layOutLocalVariables(M, F, KernelFns, K));
+  // Three ways to run a kernel (K.Path says which, CLCPU_LOG_KERNEL_PATHS
+  // prints it): without barriers, one loop over the work-items; with
+  // barriers or collectives, barrier regions (BarrierRegions.cpp); with
+  // a work-item waiting for another (a spin loop on an atomic), or a shape
+  // the regions do not handle, one fiber per work-item (Barriers.cpp).
+  replaceWorkItemCalls(*Body);
+  // The body passes request no analyses: an empty manager serves them.
+  FunctionAnalysisManager NoAnalyses;
+  // Vector broadcasts as scalar ones: the collectives compute on 64 bits,
+  // and both paths then take them.
+  VectorCollectivesPass().run(*Body, NoAnalyses);
+  // Where the work-items of a sub-group meet again after a divergent
+  // branch to a non-uniform sub-group function: both paths below release
+  // those calls by it.
+  ReconvergencePass().run(*Body, NoAnalyses);
+  bool Sync = false;
+  for (Instruction &I : instructions(*Body))
+    if (auto *CI = dyn_cast<CallInst>(&I))
+      Sync |= classifySyncCall(*CI).has_value();
+  std::string Why;
+  if (!Opts.NoSubgroupIfp && insertProgressYields(*Body))
+    Why = "a loop waits for another work-item (independent forward "
+          "progress)";
+  else if (Sync && Opts.ForceFibers)
+    Why = "-clcpu-force-fibers";
+  if (Sync && Why.empty() && emitBarrierRegions(M, F, *Body, K, Why)) {
+    // K.Path set by the regions
+  } else if (Sync || !Why.empty()) {
+    lowerWorkGroupSync(*Body);
+    K.PerWorkItem = true;
+    K.RegionScratch = 0;
+    K.Path = "fibers: " + Why;
+    emitWorkItemFunction(M, F, *Body, K.Name);
+  } else if (hasLoop(*Body) && emitBarrierRegions(M, F, *Body, K, Why)) {
+    // No barrier but a grid-stride loop (LoopSyncPoints.cpp): one region
+    // per iteration, vectorized across work-items, beats each work-item
+    // striding through memory alone.
+  } else {
+    K.Path = "work-item loop";
+    emitWorkGroupFunction(M, F, *Body, K);
   }
-
-  // A program is a closed world: every helper inlines into the kernels and
-  // disappears; the kernels are replaced by their work-group functions.
-  SmallVector<Function *, 8> KernelFns;
-  for (Function &F : M) {
-    if (F.isDeclaration())
-      continue;
-    if (isKernel(F)) {
-      KernelFns.push_back(&F);
-      continue;
-    }
-    F.removeFnAttr(Attribute::NoInline);
-    F.removeFnAttr(Attribute::OptimizeNone);
-    F.addFnAttr(Attribute::AlwaysInline);
-    F.setLinkage(GlobalValue::InternalLinkage);
-  }
-  runPipeline(M, TM, /*Full=*/false);
-  lowerMathBuiltins(M);
-
-  bool Ok = true;
-  for (Function *F : KernelFns) {
-    KernelInfo K;
-    if (!readKernelInfo(*F, DL, K, Log)) {
-      Ok = false;
-      continue;
-    }
-    // __local variables: offsets into the work-group's local block.
-    SmallVector<std::pair<GlobalVariable *, uint64_t>, 4> Locals;
-    for (GlobalVariable &G : M.globals())
-      if (isKernelLocalVariable(G, K.Name) ||
-          (isAnyKernelLocalVariable(G, KernelFns) && usedIn(G, *F))) {
-        uint64_t Align =
-            std::max<uint64_t>(G.getAlign().valueOrOne().value(),
-                               DL.getPrefTypeAlign(G.getValueType()).value());
-        K.LocalMemSize = alignTo(K.LocalMemSize, std::max<uint64_t>(Align, 16));
-        Locals.push_back({&G, K.LocalMemSize});
-        K.LocalMemSize += DL.getTypeAllocSize(G.getValueType());
-      }
-
-    // Body: K's code with (ctx, lx, ly, lz) appended to its parameters.
-    LLVMContext &C = M.getContext();
-    SmallVector<Type *, 16> Params(F->getFunctionType()->params());
-    Params.push_back(PointerType::getUnqual(C));
-    for (int I = 0; I < 3; ++I)
-      Params.push_back(Type::getInt64Ty(C));
-    Function *Body =
-        Function::Create(FunctionType::get(Type::getVoidTy(C), Params, false),
-                         GlobalValue::InternalLinkage, K.Name + ".body", M);
-    ValueToValueMapTy VMap;
-    for (unsigned I = 0; I < F->arg_size(); ++I)
-      VMap[F->getArg(I)] = Body->getArg(I);
-    SmallVector<ReturnInst *, 4> Returns;
-    CloneFunctionInto(Body, F, VMap, CloneFunctionChangeType::LocalChangesOnly,
-                      Returns);
-    Body->setCallingConv(CallingConv::C);
-    Body->clearMetadata();
-    Body->removeFnAttr(Attribute::NoInline);
-    Body->addFnAttr(Attribute::AlwaysInline);
-    if (!Locals.empty()) {
-      // Each launch (and, later, each worker) has its own local block: the
-      // variables' uses become offsets from WorkGroupContext::LocalMem.
-      IRBuilder<> B(&*Body->getEntryBlock().getFirstInsertionPt());
-      Value *Ctx = Body->getArg(Body->arg_size() - 4);
-      Type *I8 = Type::getInt8Ty(C);
-      auto *Base = B.CreateLoad(
-          PointerType::getUnqual(C),
-          B.CreateConstInBoundsGEP1_64(Type::getInt64Ty(C), Ctx, WLocalMem));
-      Base->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(C, {}));
-      for (auto [G, Offset] : Locals) {
-        convertUsersOfConstantsToInstructions({G}, Body);
-        Value *Addr = B.CreateConstInBoundsGEP1_64(I8, Base, Offset);
-        G->replaceUsesWithIf(Addr, [&](Use &U) {
-          auto *I = dyn_cast<Instruction>(U.getUser());
-          return I && I->getFunction() == Body;
-        });
-      }
-    }
-    // Three ways to run a kernel (K.Path says which, CLCPU_LOG_KERNEL_PATHS
-    // prints it): without barriers, one loop over the work-items; with
-    // barriers or collectives, barrier regions (BarrierRegions.cpp); with
-    // a work-item waiting for another (a spin loop on an atomic), or a shape
-    // the regions do not handle, one fiber per work-item (Barriers.cpp).
-    replaceWorkItemCalls(*Body);
-    // Vector broadcasts as scalar ones: the collectives compute on 64 bits,
-    // and both paths then take them.
-    splitVectorCollectives(*Body);
-    // Where the work-items of a sub-group meet again after a divergent
-    // branch to a non-uniform sub-group function: both paths below release
-    // those calls by it.
-    insertReconvergencePoints(*Body);
-    bool Sync = false;
-    for (Instruction &I : instructions(*Body))
-      if (auto *CI = dyn_cast<CallInst>(&I))
-        Sync |= classifySyncCall(*CI).has_value();
-    std::string Why;
-    if (!Opts.NoSubgroupIfp && insertProgressYields(*Body))
-      Why = "a loop waits for another work-item (independent forward "
-            "progress)";
-    else if (Sync && Opts.ForceFibers)
-      Why = "-clcpu-force-fibers";
-    if (Sync && Why.empty() && emitBarrierRegions(M, *F, *Body, K, Why)) {
-      // K.Path set by the regions
-    } else if (Sync || !Why.empty()) {
-      lowerWorkGroupSync(*Body);
-      K.PerWorkItem = true;
-      K.RegionScratch = 0;
-      K.Path = "fibers: " + Why;
-      emitWorkItemFunction(M, *F, *Body, K.Name);
-    } else if (hasLoop(*Body) && emitBarrierRegions(M, *F, *Body, K, Why)) {
-      // No barrier but a grid-stride loop (LoopSyncPoints.cpp): one region
-      // per iteration, vectorized across work-items, beats each work-item
-      // striding through memory alone.
-    } else {
-      K.Path = "work-item loop";
-      emitWorkGroupFunction(M, *F, *Body, K);
-    }
-    F->setLinkage(GlobalValue::InternalLinkage);
-    Kernels.push_back(std::move(K));
-  }
-  if (!Ok)
-    return false;
-
-  GlobalVarSize = 0;
-  for (const GlobalVariable &G : M.globals()) {
-    if (G.isDeclaration() || G.isConstant() || G.getName().starts_with("llvm."))
-      continue;
-    bool Local = false;
-    for (const KernelInfo &K : Kernels)
-      Local |= isKernelLocalVariable(G, K.Name);
-    if (Local)
-      continue;
-    uint64_t Size = DL.getTypeAllocSize(G.getValueType());
-    // CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: "the maximum number of bytes of
-    // storage that may be allocated for any single variable in program
-    // scope".
-    if (Size > MaxGlobalVariableSize) {
-      Log += "error: program-scope variable '" + G.getName().str() +
-             "' needs " + std::to_string(Size) +
-             " bytes, more than CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE (" +
-             std::to_string(MaxGlobalVariableSize) + ")\n";
-      Ok = false;
-    }
-    GlobalVarSize += Size;
-  }
-  if (!Ok)
-    return false;
-
-  std::string VerifyMsg;
-  raw_string_ostream VOS(VerifyMsg);
-  if (verifyModule(M, &VOS)) {
-    Log += "internal error: invalid work-group function IR: " + VOS.str();
-    return false;
-  }
-  // -cl-opt-disable: only the inliner the work-group functions need.
-  quietVectorizerDiagnostics(M.getContext());
-  runPipeline(M, TM, /*Full=*/!Opts.OptDisable);
-
-  // Every OpenCL builtin left as a declaration has no implementation yet.
-  for (const Function &F : M) {
-    if (!F.isDeclaration() || F.isIntrinsic() || F.use_empty())
-      continue;
-    if (F.getName().starts_with("_Z")) {
-      Log += "error: builtin function '" + baseName(F.getName()).str() + "' (" +
-             F.getName().str() + ") is not supported yet by clcpu\n";
-      Ok = false;
-    } else if (!sys::DynamicLibrary::SearchForAddressOfSymbol(
-                   F.getName().str())) {
-      // Neither defined by the program nor a C library function the code
-      // generator may call (memcpy, sinf, ...).
-      Log += "error: undefined function '" + F.getName().str() + "'\n";
-      Ok = false;
-    }
-  }
-  return Ok;
+  return true;
 }
 
 } // namespace clcpu::compiler

@@ -1,7 +1,7 @@
 // Boost.Compute through the loader: a real client whose algorithms run
 // one-work-item kernels on a CPU device. count_if and accumulate returned 0
 // and the initial value when a loop's result was stored to a
-// work-item-independent address (compiler/WorkItemLoopVectorize.cpp).
+// work-item-independent address (compiler/WorkItemLoops.cpp).
 
 #include "Common.h"
 

@@ -1,6 +1,6 @@
 // Gathers and scatters whose lanes are adjacent, or all one address, only
-// at run time (compiler/RuntimeConsecutiveGathers.cpp takes a vector load,
-// a broadcast or a vector store then, the gather or scatter otherwise).
+// at run time (compiler/passes/RuntimeConsecutiveGathers.cpp takes a vector
+// load, a broadcast or a vector store then, the gather or scatter otherwise).
 // OpenCL 3.0 API 5.10: every work-item must read and write exactly what it
 // would alone, whichever branch a vector of work-items took. Each kernel
 // mixes vectors that take the fast branch with vectors that do not (the
@@ -85,7 +85,7 @@ kernel void neighbour(global const int *in, global int *out, local int *s,
 
 using sched::expectEqual;
 
-TEST_CASE("5.10 (compiler/RuntimeConsecutiveGathers.cpp): gathers and "
+TEST_CASE("5.10 (compiler/passes/RuntimeConsecutiveGathers.cpp): gathers and "
           "scatters adjacent only at run time read and write what each "
           "work-item would alone",
           "[compiler][gather]") {

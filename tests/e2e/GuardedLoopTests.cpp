@@ -1,5 +1,5 @@
 // Loops whose body is guarded by a bound that only goes from true to false
-// (compiler/GuardedLoopBound.cpp stops them at the first false guard).
+// (compiler/passes/GuardedLoopBound.cpp stops them at the first false guard).
 // OpenCL 3.0 API 5.10: each work-item must compute exactly what it would
 // with every guard evaluated. The kernels cover <, <=, >, unsigned and
 // 64-bit guards, guards false from the first iteration, loops whose values
@@ -91,7 +91,7 @@ kernel void chunk_regions(global const int *in, global int *out, local int *t,
 
 using sched::expectEqual;
 
-TEST_CASE("5.10 (compiler/GuardedLoopBound.cpp): loops guarded by a "
+TEST_CASE("5.10 (compiler/passes/GuardedLoopBound.cpp): loops guarded by a "
           "monotonic bound compute what every guard evaluated would",
           "[compiler][guarded]") {
   for (bool Fibers : {false, true}) {

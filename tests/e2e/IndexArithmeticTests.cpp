@@ -1,7 +1,8 @@
 // Integer division and remainder by values that are the same for every
-// work-item (compiler/InvariantDivision.cpp turns them into multiply-high
-// sequences), and work-item loops declared free of dependences between
-// work-items (compiler/ParallelWorkItemLoops.cpp). OpenCL C 6.3: `/` and
+// work-item (compiler/passes/InvariantDivision.cpp turns them into
+// multiply-high sequences), and work-item loops declared free of dependences
+// between work-items (compiler/passes/ParallelWorkItemLoops.cpp). OpenCL C 6.3:
+// `/` and
 // `%` truncate toward zero, the sign of `%` follows the dividend; x / 0 and
 // INT_MIN / -1 are unspecified but must not trap. Every result is checked
 // against the host for local sizes that do and do not fill a vector, on
@@ -104,7 +105,7 @@ Want reference(const std::vector<int> &A, int D, uint32_t UD, int Iters,
 
 } // namespace
 
-TEST_CASE("6.3 (compiler/InvariantDivision.cpp): / and % by a kernel "
+TEST_CASE("6.3 (compiler/passes/InvariantDivision.cpp): / and % by a kernel "
           "argument match the host for every sign and magnitude",
           "[compiler][division]") {
   sched::Env E;
@@ -176,7 +177,7 @@ TEST_CASE("6.3 (compiler/InvariantDivision.cpp): / and % by a kernel "
   }
 }
 
-TEST_CASE("5.10 (compiler/ParallelWorkItemLoops.cpp): gathers through "
+TEST_CASE("5.10 (compiler/passes/ParallelWorkItemLoops.cpp): gathers through "
           "arguments without restrict and in-place kernels stay exact",
           "[compiler][division]") {
   sched::Env E;

@@ -1,5 +1,5 @@
-// Loops that write out a running value (compiler/ScanLoopVectorize.cpp runs
-// them a vector of iterations at a time). OpenCL 3.0 API 5.10: each
+// Loops that write out a running value (compiler/passes/ScanLoopVectorize.cpp
+// runs them a vector of iterations at a time). OpenCL 3.0 API 5.10: each
 // work-item must compute exactly what its scalar loop would. The kernels
 // cover exclusive and inclusive running sums of int and long, acc - x,
 // max, xor, a float sum under -cl-fast-relaxed-math, the running value
@@ -103,7 +103,7 @@ kernel void excl_float(global const float *restrict in,
       pre += v;
     }
 }
-// A constant block per work-item (compiler/BlockedStores.cpp keeps its
+// A constant block per work-item (compiler/passes/BlockedStores.cpp keeps its
 // work-item loop scalar once the inner loop is unrolled).
 kernel void const_blocks(global const int *restrict in,
                          global int *restrict out) {
@@ -138,9 +138,10 @@ kernel void regions(global const int *restrict in, global int *restrict out,
 
 using sched::expectEqual;
 
-TEST_CASE("5.10 (compiler/ScanLoopVectorize.cpp): loops that write out a "
-          "running value compute what the scalar loop would",
-          "[compiler][scanloop]") {
+TEST_CASE(
+    "5.10 (compiler/passes/ScanLoopVectorize.cpp): loops that write out a "
+    "running value compute what the scalar loop would",
+    "[compiler][scanloop]") {
   for (bool Fibers : {false, true}) {
     INFO((Fibers ? "forced fibers" : "default path"));
     sched::Env E;

@@ -1,9 +1,9 @@
 // Streaming kernels over buffers larger than the last-level cache write
-// their outputs with non-temporal stores (compiler/NonTemporalStores.cpp):
-// the results must be the same as with ordinary stores, at aligned and
-// misaligned addresses (global offsets of 0, 1 and 16 work-items over the
-// same large local sizes) and when the output is read again right after
-// the launch.
+// their outputs with non-temporal stores
+// (compiler/passes/NonTemporalStores.cpp): the results must be the same as with
+// ordinary stores, at aligned and misaligned addresses (global offsets of 0, 1
+// and 16 work-items over the same large local sizes) and when the output is
+// read again right after the launch.
 
 #include "SchedulerCommon.h"
 
@@ -145,10 +145,11 @@ void chain(global const int *restrict in, global int *out,
 )";
 } // namespace
 
-TEST_CASE("6.15.12.9, 5.10: a work-group that publishes with a fence and a flag "
-          "after streaming stores makes them visible to the group that "
-          "acquires the flag",
-          "[kernel][streaming]") {
+TEST_CASE(
+    "6.15.12.9, 5.10: a work-group that publishes with a fence and a flag "
+    "after streaming stores makes them visible to the group that "
+    "acquires the flag",
+    "[kernel][streaming]") {
   sched::Env E;
   const int WG = 256, K = 16;
   // At least twice the last-level cache, at most 128 MiB, whole chunks.

@@ -1,5 +1,5 @@
 // Kernels whose bodies have loops are vectorized across work-items on the
-// loop vectorizer's outer-loop path (compiler/WorkItemLoopVectorize.cpp,
+// loop vectorizer's outer-loop path (compiler/WorkItemLoops.cpp,
 // UniformVectorPhis.cpp, ConsecutiveGathers.cpp), or stay scalar where that
 // path cannot widen them. Either way (OpenCL 3.0 API 5.10, the execution of
 // an NDRange) every work-item must compute what it computes alone: each

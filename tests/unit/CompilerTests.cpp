@@ -192,10 +192,11 @@ kernel void sgemm(global const float *A, global const float *B,
   CHECK(Sgemm.find("masked.gather") == std::string::npos);
 }
 
-TEST_CASE("5.10 (compiler/GuardedLoopBound.cpp): a loop guarded by a bound "
-          "that only goes from true to false runs min(k, n - base) "
-          "iterations without the guard",
-          "[compiler]") {
+TEST_CASE(
+    "5.10 (compiler/passes/GuardedLoopBound.cpp): a loop guarded by a bound "
+    "that only goes from true to false runs min(k, n - base) "
+    "iterations without the guard",
+    "[compiler]") {
   const char *Src = R"(
 kernel void chunk_sum(global const int *in, global int *out, int n, int k) {
   int base = get_global_id(0) * k;
@@ -281,10 +282,11 @@ kernel void suffix_sum(global const int *in, global int *out, int skip,
   CHECK_FALSE(has(Suffix, "guarded"));
 }
 
-TEST_CASE("5.10 (compiler/ScanLoopVectorize.cpp): a loop that writes out a "
-          "running sum runs a vector of iterations at a time; a reduction, "
-          "a float sum without reassociation and a division are left alone",
-          "[compiler]") {
+TEST_CASE(
+    "5.10 (compiler/passes/ScanLoopVectorize.cpp): a loop that writes out a "
+    "running sum runs a vector of iterations at a time; a reduction, "
+    "a float sum without reassociation and a division are left alone",
+    "[compiler]") {
   // Guarded like the scan bench's loops: the guard keeps the work-item
   // loop scalar (GuardedLoopBound then drops it from the inner loop).
   const char *Src = R"(
@@ -340,8 +342,7 @@ kernel void scan_div(global const int *restrict in, global int *restrict out,
   std::smatch Full;
   REQUIRE(std::regex_search(Int, Full, std::regex("store <(8|16) x i32>")));
   std::string AfterFull = Full.suffix();
-  CHECK(
-      std::regex_search(AfterFull, std::regex("masked\\.store\\.v(4|8)i32")));
+  CHECK(std::regex_search(AfterFull, std::regex("masked\\.store\\.v(4|8)i32")));
   CHECK(std::regex_search(
       Int, std::regex("shufflevector <(8|16) x i32> %[^,]+, <(8|16) x i32> "
                       "(zeroinitializer|<i32 0)")));
@@ -379,7 +380,7 @@ kernel void scan_div(global const int *restrict in, global int *restrict out,
   CHECK(has(functionText(Fast, "wg_scan_float"), "scan.vec:"));
 }
 
-TEST_CASE("5.10 (compiler/WorkItemLoopVectorize.cpp): a work-item loop "
+TEST_CASE("5.10 (compiler/WorkItemLoops.cpp): a work-item loop "
           "whose inner loop walks each work-item's own consecutive elements "
           "stays scalar, its inner loops vectorized; one whose inner loop "
           "reads across work-items is vectorized across them",
@@ -429,10 +430,11 @@ kernel void columns(global const int *restrict in, global int *restrict out,
   CHECK_FALSE(has(Cols, "scan."));
 }
 
-TEST_CASE("5.10 (compiler/BlockedStores.cpp): a work-item loop that stores "
-          "each work-item's own S consecutive elements (S a constant, the "
-          "inner loop unrolled) stays scalar; float4 stores do not count",
-          "[compiler]") {
+TEST_CASE(
+    "5.10 (compiler/passes/BlockedStores.cpp): a work-item loop that stores "
+    "each work-item's own S consecutive elements (S a constant, the "
+    "inner loop unrolled) stays scalar; float4 stores do not count",
+    "[compiler]") {
   const char *Src = R"(
 #define S 4
 kernel void blocks(global const int *restrict in, global int *restrict out) {
@@ -466,9 +468,10 @@ kernel void quads(global const float4 *restrict in,
   CHECK(std::regex_search(Quads, std::regex("store <(32|64) x float>")));
 }
 
-TEST_CASE("5.10 (compiler/RuntimeConsecutiveGathers.cpp): gathers adjacent "
-          "or of one address only at run time check their lanes first",
-          "[compiler]") {
+TEST_CASE(
+    "5.10 (compiler/passes/RuntimeConsecutiveGathers.cpp): gathers adjacent "
+    "or of one address only at run time check their lanes first",
+    "[compiler]") {
   const char *Src = R"(
 kernel void neighbour(global const int *in, global int *out, int n) {
   int i = get_global_id(0);
@@ -731,7 +734,7 @@ kernel void gid(global int *o) {
   CHECK(has(WG, "store <"));
 }
 
-TEST_CASE("#8 (sub-group stretches, compiler/SubGroupStepInline.cpp): "
+TEST_CASE("#8 (sub-group stretches, compiler/passes/SubGroupStepInline.cpp): "
           "regions joined by sub-group collectives run one sub-group at a "
           "time, each collective an operation across the lanes of one vector "
           "in the work-group function, its operand forwarded from the "
@@ -844,10 +847,11 @@ kernel void atomic(global int *c, global float *out, int n) {
   CHECK(std::regex_search(Grid, std::regex("fadd <(4|8|16) x float>")));
 }
 
-TEST_CASE("6.13.8 (barrier fast path, compiler/GridStridePrefetch.cpp): a "
-          "grid-stride loop's gathers prefetch a few strides ahead; other "
-          "gathers do not",
-          "[compiler]") {
+TEST_CASE(
+    "6.13.8 (barrier fast path, compiler/passes/GridStridePrefetch.cpp): a "
+    "grid-stride loop's gathers prefetch a few strides ahead; other "
+    "gathers do not",
+    "[compiler]") {
   const std::string Src = std::string(GridStride) + R"(
 // A neighbour's element: a gather, but no counter advanced by a stride.
 kernel void neighbour(global const float *in, global float *out) {
@@ -884,10 +888,11 @@ kernel void neighbour(global const float *in, global float *out) {
   CHECK_FALSE(has(Neighbour, "@llvm.prefetch"));
 }
 
-TEST_CASE("6.13.8 (barrier fast path, compiler/MaskedStoreFastPath.cpp): "
-          "without AVX-512, masked stores in loops test for an all-on or "
-          "all-off mask first",
-          "[compiler]") {
+TEST_CASE(
+    "6.13.8 (barrier fast path, compiler/passes/MaskedStoreFastPath.cpp): "
+    "without AVX-512, masked stores in loops test for an all-on or "
+    "all-off mask first",
+    "[compiler]") {
   // The tree step stores under lid < o: all lanes on or all off in every
   // vector but one.
   const char *Src = R"(

@@ -1,7 +1,8 @@
-// compiler/InvariantDivision.cpp and compiler/ParallelWorkItemLoops.cpp:
-// index arithmetic (`i / chunk`, `i % width`) and gathers through arguments
-// that may alias no longer keep a work-item loop scalar (OpenCL 3.0 API
-// 5.10: work-items of a group are independent between barriers).
+// compiler/passes/InvariantDivision.cpp and
+// compiler/passes/ParallelWorkItemLoops.cpp: index arithmetic (`i / chunk`, `i
+// % width`) and gathers through arguments that may alias no longer keep a
+// work-item loop scalar (OpenCL 3.0 API 5.10: work-items of a group are
+// independent between barriers).
 
 #include "IrText.h"
 #include "compiler/Compiler.h"
@@ -45,7 +46,7 @@ kernel void counted(global int *out, global int *n) {
 )";
 } // namespace
 
-TEST_CASE("5.10 (compiler/InvariantDivision.cpp): division by a kernel "
+TEST_CASE("5.10 (compiler/passes/InvariantDivision.cpp): division by a kernel "
           "argument becomes a multiply-high in a vectorized loop",
           "[compiler]") {
   std::string Log;
@@ -78,9 +79,10 @@ TEST_CASE("5.10 (compiler/InvariantDivision.cpp): division by a kernel "
   }
 }
 
-TEST_CASE("5.10 (compiler/ParallelWorkItemLoops.cpp): work-item loops are "
-          "annotated parallel unless work-items may communicate",
-          "[compiler]") {
+TEST_CASE(
+    "5.10 (compiler/passes/ParallelWorkItemLoops.cpp): work-item loops are "
+    "annotated parallel unless work-items may communicate",
+    "[compiler]") {
   std::string Log;
   std::string IR = optimizedIR(Src, "", Log);
   INFO(Log);

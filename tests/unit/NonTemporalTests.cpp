@@ -1,5 +1,5 @@
-// compiler/NonTemporalStores.cpp: which stores of a work-group function may
-// become non-temporal (behind a run-time size and alignment check), and
+// compiler/passes/NonTemporalStores.cpp: which stores of a work-group function
+// may become non-temporal (behind a run-time size and alignment check), and
 // where an sfence orders them: none in streaming kernels (the scheduler
 // fences once per thread and launch), one before each release of a kernel
 // that publishes to other work-groups.
@@ -57,7 +57,7 @@ void publish(global const int *restrict in, global int *restrict out,
   }
 }
 // Each work-item writes a running sum over its own k elements
-// (compiler/ScanLoopVectorize.cpp): full vector stores, then a masked tail
+// (compiler/passes/ScanLoopVectorize.cpp): full vector stores, then a masked tail
 // store into the same output, which stays write-only.
 kernel void blocks(global const int *restrict in, global int *restrict out,
                    int n, int k) {

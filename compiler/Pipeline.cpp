@@ -1,0 +1,323 @@
+//===- compiler/Pipeline.cpp - the kernel compiler's pipeline -------------===//
+//
+// A program's life in the compiler, each step with the file that does it:
+//
+//  1. OpenCL C → LLVM IR with in-process Clang        (Frontend.cpp)
+//  2. the builtin library functions it calls linked in (LinkBuiltins.cpp)
+//  3. integer division made trap-free        (passes/SafeIntegerDivision.cpp)
+//  4. a closed world: every helper inlined into the kernels     (this file)
+//  5. one work-group function `wg_<K>` per kernel  (WorkGroupFunction.cpp,
+//     regions in BarrierRegions.cpp, fibers in Barriers.cpp)
+//  6. program-scope variables checked against the device limit  (this file)
+//  7. the O3 pipeline with clcpu's passes at the vectorizer's start and the
+//     optimizer's end (passes/, in Passes.def order)             (this file)
+//  8. builtins without an implementation reported               (this file)
+//  9. machine code, JIT-linked, frame sizes read     (Jit.cpp)
+//
+// lowerKernels runs steps 2 to 8; compiler/Jit.cpp's build() runs 1, this,
+// then 9, with the kernel cache around them.
+
+#include "compiler/Pipeline.h"
+
+#include "compiler/Internal.h"
+#include "compiler/WorkGroupFunction.h"
+#include "compiler/passes/BlockedStores.h"
+#include "compiler/passes/ConsecutiveGathers.h"
+#include "compiler/passes/GridStridePrefetch.h"
+#include "compiler/passes/GuardedLoopBound.h"
+#include "compiler/passes/InvariantDivision.h"
+#include "compiler/passes/MaskedStoreFastPath.h"
+#include "compiler/passes/NonTemporalStores.h"
+#include "compiler/passes/ParallelWorkItemLoops.h"
+#include "compiler/passes/PassRegistry.h"
+#include "compiler/passes/RuntimeConsecutiveGathers.h"
+#include "compiler/passes/SafeIntegerDivision.h"
+#include "compiler/passes/ScalarizeWorkItemLoops.h"
+#include "compiler/passes/ScanLoopVectorize.h"
+#include "compiler/passes/SubGroupStepInline.h"
+#include "compiler/passes/UniformVectorPhis.h"
+#include "compiler/passes/WorkItemLoopCheck.h"
+
+#include <llvm/IR/DiagnosticHandler.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/DynamicLibrary.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/IPO/AlwaysInliner.h>
+#include <llvm/Transforms/IPO/GlobalDCE.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/LoopUnrollPass.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+
+#include <mutex>
+
+using namespace llvm;
+
+namespace clcpu::compiler {
+
+namespace {
+
+/// Swallows the vectorizer's remarks and its "loop not vectorized" warning
+/// for a hinted x-loop it declined (the kernel then runs scalar, correctly);
+/// everything else goes to the default handler.
+struct QuietVectorizer : DiagnosticHandler {
+  bool handleDiagnostics(const DiagnosticInfo &DI) override {
+    return DI.getSeverity() == DS_Remark ||
+           DI.getKind() == DK_OptimizationFailure;
+  }
+};
+
+void enableOuterLoopVectorization() {
+  // The vectorizer's VPlan-native path (outer loops with an explicit hint)
+  // is behind a command-line option; set it once for this process.
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    auto &Opts = cl::getRegisteredOptions();
+    auto It = Opts.find("enable-vplan-native-path");
+    if (It != Opts.end())
+      static_cast<cl::opt<bool> *>(It->second)->setValue(true);
+  });
+}
+
+/// The passes right before the loop vectorizer, which decides per loop.
+void addVectorizerStartPasses(FunctionPassManager &FPM) {
+  // Before the vectorizer decides: `i / width` then widens.
+  FPM.addPass(InvariantDivisionPass());
+  // Before the vectorizer's dependence analysis: work-items of one loop do
+  // not depend on each other, so no run-time alias checks.
+  FPM.addPass(ParallelWorkItemLoopsPass());
+  // Before float4 stores are split into scalars that would look like a
+  // work-item's own block of elements.
+  FPM.addPass(BlockedStoresPass());
+  // The vectorizer widens scalars only: float4 arithmetic in x-loops split.
+  FPM.addPass(ScalarizeWorkItemLoopsPass());
+  // Outer x-loops the native path cannot widen lose their hint.
+  FPM.addPass(WorkItemLoopCheckPass());
+  // After the check: the x-loop keeps the path the guard gave it (a loop
+  // over k strided elements is faster scalar than as gathers), and its
+  // inner loops lose their per-element bound checks.
+  FPM.addPass(GuardedLoopBoundPass());
+  // A loop that writes out a running sum (the second half of a
+  // k-elements-per-work-item scan) is a recurrence the vectorizer leaves
+  // scalar: this runs it VF iterations at a time, after the guard above has
+  // gone from its body.
+  FPM.addPass(ScanLoopVectorizePass());
+}
+
+/// The passes at the optimizer's end, which repair what vectorizing across
+/// work-items leaves behind and pick the stores' forms.
+void addOptimizerLastPasses(ModulePassManager &MPM) {
+  // Sub-group stretches: their collective steps, after the vectorizer made
+  // each of their regions one vector per sub-group.
+  MPM.addPass(SubGroupStepInlinePass());
+  FunctionPassManager FPM;
+  // Uniform inner-loop values the outer-loop path widened become scalars
+  // again; InstCombine folds what hangs off them (splat arithmetic, gathers
+  // of one address).
+  FPM.addPass(UniformVectorPhisPass());
+  FPM.addPass(InstCombinePass());
+  // Gathers of adjacent elements become vector loads.
+  FPM.addPass(ConsecutiveGathersPass());
+  FPM.addPass(InstCombinePass());
+  // Before the gathers split into their checked forms: a grid-stride loop's
+  // loads prefetch the group's run a few strides ahead.
+  FPM.addPass(GridStridePrefetchPass());
+  // What is adjacent only at run time (`s[(lid + 1) % WG]`) checks its
+  // lanes and takes a vector load when they are.
+  FPM.addPass(RuntimeConsecutiveGathersPass());
+  // Only the loops the pass above gave a count: the main pipeline's
+  // unrolling ran before.
+  FPM.addPass(LoopUnrollPass(LoopUnrollOptions(/*OptLevel=*/3,
+                                               /*OnlyWhenForced=*/true,
+                                               /*ForgetSCEV=*/false)));
+  // Sinks the gathers' vector address arithmetic into their blocks.
+  FPM.addPass(InstCombinePass());
+  // AVX2's masked stores are microcoded on AMD: a mask that is all on or
+  // all off at run time takes a plain store or none.
+  FPM.addPass(MaskedStoreFastPathPass());
+  // Last: InstCombine would not undo it, but it should see the final
+  // stores (passes/NonTemporalStores.cpp).
+  FPM.addPass(NonTemporalStoresPass());
+  MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
+}
+
+/// Runs \p M through the O3 pipeline configured for work-group functions
+/// (\p Full), or through the inliner alone.
+void optimize(Module &M, TargetMachine &TM, bool Full) {
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PipelineTuningOptions PTO;
+  PTO.LoopVectorization = Full;
+  PTO.SLPVectorization = Full;
+  PassBuilder PB(&TM, PTO);
+  if (Full)
+    configureKernelPipeline(PB);
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  ModulePassManager MPM;
+  if (Full)
+    MPM = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
+  else {
+    MPM.addPass(AlwaysInlinerPass());
+    MPM.addPass(GlobalDCEPass()); // the inlined kernels' originals go
+  }
+  MPM.run(M, MAM);
+}
+
+/// Step 4: a program is a closed world. A kernel may call another kernel
+/// (OpenCL C 6.9: "a kernel function is a function ... that can also be
+/// called by other kernel functions"): the call goes to an ordinary copy of
+/// the callee, which inlines like any helper, so its work-item functions are
+/// the caller's work-item's. Every helper is then inlined into the kernels
+/// and disappears. Returns the kernels.
+SmallVector<Function *, 8> closeWorld(Module &M, TargetMachine &TM) {
+  SmallVector<Function *, 8> Kernels;
+  for (Function &F : M)
+    if (isKernel(F))
+      Kernels.push_back(&F);
+  for (Function *F : Kernels) {
+    SmallVector<CallInst *, 4> Calls;
+    for (User *U : F->users())
+      if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getCalledFunction() == F)
+        Calls.push_back(CI);
+    if (Calls.empty())
+      continue;
+    ValueToValueMapTy VMap;
+    Function *Callee = CloneFunction(F, VMap);
+    Callee->setName(F->getName() + ".as_function");
+    Callee->setCallingConv(CallingConv::C);
+    Callee->clearMetadata();
+    for (CallInst *CI : Calls) {
+      CI->setCalledFunction(Callee);
+      CI->setCallingConv(CallingConv::C);
+    }
+  }
+  for (Function &F : M) {
+    if (F.isDeclaration() || isKernel(F))
+      continue;
+    F.removeFnAttr(Attribute::NoInline);
+    F.removeFnAttr(Attribute::OptimizeNone);
+    F.addFnAttr(Attribute::AlwaysInline);
+    F.setLinkage(GlobalValue::InternalLinkage);
+  }
+  optimize(M, TM, /*Full=*/false);
+  return Kernels;
+}
+
+/// Step 6: the bytes of \p M's program-scope variables (not the kernels'
+/// __local ones); false, with the reason in \p Log, if one is larger than
+/// CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE.
+bool sizeGlobalVariables(const Module &M, ArrayRef<KernelInfo> Kernels,
+                         size_t &GlobalVarSize, std::string &Log) {
+  const DataLayout &DL = M.getDataLayout();
+  bool Ok = true;
+  GlobalVarSize = 0;
+  for (const GlobalVariable &G : M.globals()) {
+    if (G.isDeclaration() || G.isConstant() || G.getName().starts_with("llvm."))
+      continue;
+    bool Local = false;
+    for (const KernelInfo &K : Kernels)
+      Local |= isKernelLocalVariable(G, K.Name);
+    if (Local)
+      continue;
+    uint64_t Size = DL.getTypeAllocSize(G.getValueType());
+    // CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: "the maximum number of bytes of
+    // storage that may be allocated for any single variable in program
+    // scope".
+    if (Size > MaxGlobalVariableSize) {
+      Log += "error: program-scope variable '" + G.getName().str() +
+             "' needs " + std::to_string(Size) +
+             " bytes, more than CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE (" +
+             std::to_string(MaxGlobalVariableSize) + ")\n";
+      Ok = false;
+    }
+    GlobalVarSize += Size;
+  }
+  return Ok;
+}
+
+/// Step 8: every function still only declared must be one the JIT can
+/// resolve: an OpenCL builtin left as a declaration has no implementation.
+bool checkUnresolved(const Module &M, std::string &Log) {
+  bool Ok = true;
+  for (const Function &F : M) {
+    if (!F.isDeclaration() || F.isIntrinsic() || F.use_empty())
+      continue;
+    if (F.getName().starts_with("_Z")) {
+      Log += "error: builtin function '" + baseName(F.getName()).str() + "' (" +
+             F.getName().str() + ") is not supported yet by clcpu\n";
+      Ok = false;
+    } else if (!sys::DynamicLibrary::SearchForAddressOfSymbol(
+                   F.getName().str())) {
+      // Neither defined by the program nor a C library function the code
+      // generator may call (memcpy, sinf, ...).
+      Log += "error: undefined function '" + F.getName().str() + "'\n";
+      Ok = false;
+    }
+  }
+  return Ok;
+}
+
+} // namespace
+
+void configureKernelPipeline(PassBuilder &PB) {
+  enableOuterLoopVectorization();
+  registerPasses(PB);
+  PB.registerVectorizerStartEPCallback(
+      [](FunctionPassManager &FPM, OptimizationLevel) {
+        addVectorizerStartPasses(FPM);
+      });
+  PB.registerOptimizerLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        addOptimizerLastPasses(MPM);
+      });
+}
+
+bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,
+                  std::vector<KernelInfo> &Kernels, size_t &GlobalVarSize,
+                  std::string &Log) {
+  M.setDataLayout(TM.createDataLayout());
+  if (!linkBuiltins(M, Log))
+    return false;
+  ModuleAnalysisManager NoAnalyses; // the pass requests none
+  SafeIntegerDivisionPass().run(M, NoAnalyses);
+  SmallVector<Function *, 8> KernelFns = closeWorld(M, TM);
+  lowerMathBuiltins(M);
+
+  bool Ok = true;
+  for (Function *F : KernelFns) {
+    KernelInfo K;
+    if (!formWorkGroupFunction(M, *F, KernelFns, Opts, K, Log)) {
+      Ok = false;
+      continue;
+    }
+    F->setLinkage(GlobalValue::InternalLinkage);
+    Kernels.push_back(std::move(K));
+  }
+  if (!Ok || !sizeGlobalVariables(M, Kernels, GlobalVarSize, Log))
+    return false;
+
+  std::string VerifyMsg;
+  raw_string_ostream VOS(VerifyMsg);
+  if (verifyModule(M, &VOS)) {
+    Log += "internal error: invalid work-group function IR: " + VOS.str();
+    return false;
+  }
+  // -cl-opt-disable: only the inliner the work-group functions need.
+  M.getContext().setDiagnosticHandler(std::make_unique<QuietVectorizer>());
+  optimize(M, TM, /*Full=*/!Opts.OptDisable);
+  return checkUnresolved(M, Log);
+}
+
+} // namespace clcpu::compiler

@@ -1,0 +1,120 @@
+//===- compiler/WorkItemLoops.cpp - marking work-item loops ---------------===//
+//
+// A barrier-free kernel becomes a loop over the work-items of a group
+// (compiler/WorkGroupFunction.cpp). When the kernel body has no loop of its
+// own, that x-loop is innermost and LLVM's loop vectorizer widens it as it
+// is. When the body has loops (nbody's loop over bodies, a naive sgemm's loop
+// over k) the x-loop is an OUTER loop, which the vectorizer only takes on its
+// VPlan-native path and only when told to. This file marks the x-loop of
+// such a kernel for vectorization across work-items, with a width of one
+// vector register of 32-bit lanes (work-items are independent between
+// barriers, so any width is legal), and lets the passes recognize the mark.
+//
+// The passes around the vectorizer do the rest: ScalarizeWorkItemLoops
+// splits OpenCL vector operations into the scalars the vectorizer widens,
+// WorkItemLoopCheck withdraws the mark where the native path cannot widen,
+// and after the vectorizer UniformVectorPhis and ConsecutiveGathers repair
+// the gathers and widened uniform values the native path leaves.
+
+#include "compiler/WorkItemLoops.h"
+
+#include <llvm/Analysis/CFG.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Metadata.h>
+
+using namespace llvm;
+
+namespace clcpu::compiler {
+
+namespace {
+
+const char *const MarkName = "clcpu.work_item_loop";
+
+/// The loop ID operand named \p Name, or null.
+MDNode *loopProperty(MDNode *LoopID, StringRef Name) {
+  if (!LoopID)
+    return nullptr;
+  for (const MDOperand &Op : drop_begin(LoopID->operands()))
+    if (auto *N = dyn_cast<MDNode>(Op.get()))
+      if (auto *S = dyn_cast_or_null<MDString>(N->getOperand(0).get());
+          S && S->getString() == Name)
+        return N;
+  return nullptr;
+}
+
+} // namespace
+
+bool isOptimizerHint(const Instruction &I) {
+  const auto *II = dyn_cast<IntrinsicInst>(&I);
+  if (!II)
+    return false;
+  switch (II->getIntrinsicID()) {
+  case Intrinsic::experimental_noalias_scope_decl:
+  case Intrinsic::lifetime_start:
+  case Intrinsic::lifetime_end:
+  case Intrinsic::assume:
+  case Intrinsic::sideeffect:
+  case Intrinsic::dbg_declare:
+  case Intrinsic::dbg_value:
+  case Intrinsic::dbg_label:
+    return true;
+  default:
+    return false;
+  }
+}
+
+void replaceVectorizeHints(Loop &L, ArrayRef<Metadata *> Hints) {
+  SmallVector<Metadata *, 4> Ops = {nullptr};
+  if (MDNode *ID = L.getLoopID())
+    for (const MDOperand &Op : drop_begin(ID->operands()))
+      if (auto *N = dyn_cast<MDNode>(Op.get());
+          !N || !isa<MDString>(N->getOperand(0)) ||
+          !cast<MDString>(N->getOperand(0))
+               ->getString()
+               .starts_with("llvm.loop.vectorize."))
+        Ops.push_back(Op.get());
+  append_range(Ops, Hints);
+  MDNode *NewID = MDNode::getDistinct(L.getHeader()->getContext(), Ops);
+  NewID->replaceOperandWith(0, NewID);
+  L.setLoopID(NewID);
+}
+
+bool isWorkItemLoop(const Loop &L) {
+  return loopProperty(L.getLoopID(), MarkName);
+}
+
+void markWorkItemLoop(BranchInst &Latch, const Function &Body, unsigned Lanes) {
+  SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> Backedges;
+  FindFunctionBackedges(Body, Backedges);
+  markWorkItemLoop(Latch, !Backedges.empty(), Lanes);
+}
+
+void markWorkItemLoop(BranchInst &Latch, bool BodyHasLoops, unsigned Lanes,
+                      bool NoUnroll) {
+  LLVMContext &C = Latch.getContext();
+  SmallVector<Metadata *, 4> Ops = {nullptr,
+                                    MDNode::get(C, MDString::get(C, MarkName))};
+  if (BodyHasLoops && Lanes > 1) {
+    Type *I1 = Type::getInt1Ty(C), *I32 = Type::getInt32Ty(C);
+    Ops.push_back(
+        MDNode::get(C, {MDString::get(C, "llvm.loop.vectorize.enable"),
+                        ConstantAsMetadata::get(ConstantInt::get(I1, 1))}));
+    Ops.push_back(MDNode::get(
+        C, {MDString::get(C, "llvm.loop.vectorize.width"),
+            ConstantAsMetadata::get(ConstantInt::get(I32, Lanes))}));
+    Ops.push_back(
+        MDNode::get(C, {MDString::get(C, "llvm.loop.interleave.count"),
+                        ConstantAsMetadata::get(ConstantInt::get(I32, 1))}));
+  }
+  if (NoUnroll)
+    Ops.push_back(MDNode::get(C, MDString::get(C, "llvm.loop.unroll.disable")));
+  MDNode *ID = MDNode::getDistinct(C, Ops);
+  ID->replaceOperandWith(0, ID);
+  Latch.setMetadata(LLVMContext::MD_loop, ID);
+}
+
+} // namespace clcpu::compiler

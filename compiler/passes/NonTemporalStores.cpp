@@ -1,0 +1,578 @@
+//===- NonTemporalStores.cpp - streaming stores ---------------------------===//
+//
+// A kernel such as `b[i] = a[i]` over a buffer larger than the caches is
+// bound by memory bandwidth, and an ordinary store costs more of it than it
+// seems: the cache first reads the line it is about to overwrite (a
+// read-for-ownership), so a copy moves 3 bytes for every 2 it counts, vadd
+// 4 for every 3. A non-temporal store writes the line without reading it.
+// Measured on a 2-core Zen 4 VM with 64 MiB buffers (a host loop of AVX-512
+// loads and stores, two threads): copy with ordinary stores 27.8 GB/s, with
+// non-temporal stores 39.6 GB/s (read + written bytes); clcpu_bench's copy
+// went from 17-21 to 28-34 GB/s, vadd from 17-21 to 27-31.
+//
+// Non-temporal stores bypass the cache, which is a loss when the output is
+// read again soon (by the next kernel, from the cache). So this pass turns a
+// work-group function's full-register vector stores into
+//
+//   if (output large && address aligned)
+//     non-temporal store
+//   else
+//     the store as it was
+//
+// only for stores into a kernel argument the function never reads through
+// (an output buffer, not saxpy's y, whose lines are in the cache anyway).
+// "Large" is decided per launch: the argument is a buffer at least as large
+// as the last-level cache (WorkGroupContext::StreamArgs, set by the
+// runtime), or the launch has that many work-items times the stored element
+// size (for SVM pointers, whose size is not known). A scan writing k
+// elements per work-item has few work-items for its output, so the buffer
+// size is what tells. The condition is loop-invariant and the alignment
+// almost always true or always false, so the branch predicts perfectly (no
+// measurable cost against unconditional non-temporal stores). A store whose
+// address advances through its loop by a multiple of its size (a scan's
+// running-sum loop) has its alignment tested once, before the loop, from
+// the address's start (ScalarEvolution). An innermost loop whose stores all
+// test such a flag then runs in two versions, chosen before it: one with
+// the stores non-temporal, one with them as they were, and no branch per
+// store (a loop of at most MaxVersionedLoopSize instructions; LLVM's
+// unswitching would do the same but finds the loops too large at its
+// default threshold). The look-back scan's prefix loop on AVX2 went from
+// 23 instructions per 8 ints (test at each store) to 20 (flag tested in
+// the loop) to 16 (versioned).
+//
+// Non-temporal stores are weakly ordered: another thread may see them after
+// a later release. The scheduler issues one sfence per thread at the end of
+// its share of the launch (scheduler/NDRange.cpp, Participant::run), before
+// the launch is reported done. (An sfence before each return of the
+// work-group function drained the write-combining buffers once per 16 KiB
+// of copy output and cost about 8% of copy's bandwidth.) Inside the launch,
+// a kernel that publishes to other work-groups (a look-back scan: a flag
+// set with an atomic after a fence) needs the stores visible before the
+// release, so an sfence goes right before each release fence, release
+// atomic and call that may contain one. A seq_cst fence is an mfence on
+// x86, which orders non-temporal stores itself, so it needs none, and
+// neither does a release right after it or another sfence with no store in
+// between (OpenCL 1.2's write_mem_fence + atomic_xchg). Barriers and
+// collectives are calls through the work-group context that stay on the
+// group's own thread and order nothing for other threads, so they need
+// none. A release inside a loop that also holds a non-temporal store would
+// drain the buffers on every iteration: such functions keep ordinary
+// stores.
+
+#include "compiler/passes/NonTemporalStores.h"
+#include "compiler/WorkGroupContext.h"
+
+#include <llvm/ADT/MapVector.h>
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DataLayout.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/IntrinsicsX86.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/TargetParser/Triple.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <exception>
+#include <fstream>
+#include <string>
+
+using namespace llvm;
+
+#define DEBUG_TYPE "clcpu-non-temporal-stores"
+
+namespace clcpu::compiler {
+
+unsigned countCpuList(const std::string &List) {
+  unsigned N = 0;
+  size_t Pos = 0;
+  while (Pos < List.size()) {
+    size_t End = List.find(',', Pos);
+    if (End == std::string::npos)
+      End = List.size();
+    std::string Part = List.substr(Pos, End - Pos);
+    size_t Dash = Part.find('-');
+    unsigned long First = 0, Last = 0;
+    try {
+      First = std::stoul(Part.substr(0, Dash));
+      Last =
+          Dash == std::string::npos ? First : std::stoul(Part.substr(Dash + 1));
+    } catch (const std::exception &) {
+      return 0;
+    }
+    if (Last < First)
+      return 0;
+    N += unsigned(Last - First + 1);
+    Pos = End + 1;
+  }
+  return N;
+}
+
+uint64_t streamingThreshold(uint64_t LastLevelBytes, unsigned SharingCpus) {
+  if (LastLevelBytes == 0)
+    return uint64_t(8) << 20;
+  // No CPU has more than 12 MiB of last-level cache per core (AMD's
+  // stacked-cache parts). A larger share per CPU is a hypervisor reporting
+  // the host's whole cache to a VM's few CPUs, while the host's other cores
+  // use it too: on a 2-CPU VM shown a 300 MiB L3, a 64 MiB host copy ran at
+  // 20 GB/s with ordinary stores and 31-35 GB/s with non-temporal ones, and
+  // reads of more than 64 MiB fell from 29 to 15-20 GB/s. Such a cache
+  // counts as 12 MiB per CPU sharing it.
+  constexpr uint64_t MaxPerCpu = uint64_t(12) << 20;
+  if (SharingCpus > 0)
+    return std::min(LastLevelBytes, MaxPerCpu * SharingCpus);
+  return LastLevelBytes;
+}
+
+uint64_t streamingStoreMinBytes() {
+  static const uint64_t N = [] {
+    uint64_t Best = 0;
+    unsigned BestLevel = 0, BestSharing = 0;
+    for (unsigned I = 0; I < 8; ++I) {
+      std::string Dir =
+          "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(I);
+      std::ifstream Level(Dir + "/level"), Size(Dir + "/size"),
+          Shared(Dir + "/shared_cpu_list");
+      unsigned L = 0;
+      uint64_t S = 0;
+      std::string Unit, List;
+      if (!(Level >> L) || !(Size >> S))
+        continue;
+      Size >> Unit;
+      S <<= Unit == "K" ? 10 : Unit == "M" ? 20 : Unit == "G" ? 30 : 0;
+      Shared >> List;
+      if (L >= BestLevel && S > 0)
+        Best = S, BestLevel = L, BestSharing = countCpuList(List);
+    }
+    return streamingThreshold(Best, BestSharing);
+  }();
+  return N;
+}
+
+namespace {
+
+/// The index i when \p V is a kernel argument's value in a work-group
+/// function, `load (load (Args + 8 * i))` (compiler/WorkGroupFunction.cpp);
+/// -1 otherwise.
+int argumentIndex(const Value *V, const Argument *Args, const DataLayout &DL) {
+  const auto *L = dyn_cast<LoadInst>(V);
+  if (!L)
+    return -1;
+  const auto *Slot = dyn_cast<LoadInst>(L->getPointerOperand());
+  if (!Slot)
+    return -1;
+  APInt Offset(64, 0);
+  const Value *Base =
+      Slot->getPointerOperand()->stripAndAccumulateConstantOffsets(
+          DL, Offset, /*AllowNonInbounds=*/true);
+  if (Base != Args || Offset.isNegative() || Offset.getZExtValue() % 8)
+    return -1;
+  return int(Offset.getZExtValue() / 8);
+}
+
+/// Whether memory reached through \p Base is only ever written (by plain
+/// or masked stores) in its function and the functions of this module it
+/// is passed to (a barrier-regions function the work-group function falls
+/// back to): every use is address arithmetic, a store's address or such a
+/// call's argument, never a load, another call or a stored pointer.
+bool writeOnly(const Value *Base) {
+  SmallVector<const Value *, 16> Work{Base};
+  SmallPtrSet<const Value *, 16> Seen{Base};
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    for (const Use &Op : V->uses()) {
+      const User *U = Op.getUser();
+      if (const auto *S = dyn_cast<StoreInst>(U)) {
+        if (S->getValueOperand() == V || !S->isSimple())
+          return false;
+        continue;
+      }
+      if (isa<ICmpInst>(U))
+        continue;
+      if (const auto *CB = dyn_cast<CallBase>(U)) {
+        if (const auto *II = dyn_cast<IntrinsicInst>(CB)) {
+          // llvm.masked.store(value, ptr, align, mask) and
+          // llvm.masked.scatter(value, ptrs, align, mask): V as the address.
+          if ((II->getIntrinsicID() == Intrinsic::masked_store ||
+               II->getIntrinsicID() == Intrinsic::masked_scatter) &&
+              Op.getOperandNo() == 1)
+            continue;
+          return false;
+        }
+        const Function *Callee = CB->getCalledFunction();
+        if (!Callee || Callee->isDeclaration() || !Callee->hasLocalLinkage() ||
+            !CB->isArgOperand(&Op) || Callee->isVarArg())
+          return false;
+        const Argument *Param = Callee->getArg(CB->getArgOperandNo(&Op));
+        if (Seen.insert(Param).second)
+          Work.push_back(Param);
+        continue;
+      }
+      if (isa<GetElementPtrInst, PHINode, SelectInst, BitCastInst>(U)) {
+        if (Seen.insert(U).second)
+          Work.push_back(U);
+        continue;
+      }
+      return false; // loads, calls, ptrtoint, ...
+    }
+  }
+  return true;
+}
+
+/// Whether \p I makes earlier stores visible to other threads: a fence or
+/// an atomic of release (or stronger) ordering at system or device scope.
+bool isRelease(const Instruction &I) {
+  AtomicOrdering O = AtomicOrdering::NotAtomic;
+  SyncScope::ID Scope = SyncScope::System;
+  if (const auto *F = dyn_cast<FenceInst>(&I)) {
+    O = F->getOrdering();
+    Scope = F->getSyncScopeID();
+  } else if (const auto *S = dyn_cast<StoreInst>(&I)) {
+    O = S->getOrdering();
+    Scope = S->getSyncScopeID();
+  } else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+    O = RMW->getOrdering();
+    Scope = RMW->getSyncScopeID();
+  } else if (const auto *X = dyn_cast<AtomicCmpXchgInst>(&I)) {
+    O = X->getSuccessOrdering();
+    Scope = X->getSyncScopeID();
+  }
+  return Scope != SyncScope::SingleThread && isReleaseOrStronger(O);
+}
+
+/// Whether \p I is a seq_cst fence at system scope: an mfence on x86, which
+/// orders non-temporal stores as well.
+bool isMFence(const Instruction &I) {
+  const auto *F = dyn_cast<FenceInst>(&I);
+  return F && F->getOrdering() == AtomicOrdering::SequentiallyConsistent &&
+         F->getSyncScopeID() == SyncScope::System;
+}
+
+/// Whether \p I needs no sfence before it: it is an mfence, or an mfence or
+/// sfence comes before it in its block with no instruction writing memory
+/// in between.
+bool drainedBefore(const Instruction &I) {
+  if (isMFence(I))
+    return true;
+  for (const Instruction *P = I.getPrevNode(); P; P = P->getPrevNode()) {
+    if (isMFence(*P))
+      return true;
+    if (const auto *II = dyn_cast<IntrinsicInst>(P))
+      if (II->getIntrinsicID() == Intrinsic::x86_sse_sfence)
+        return true;
+    if (P->mayWriteToMemory())
+      return false;
+  }
+  return false;
+}
+
+/// Whether a call from \p CB may make earlier stores visible to another
+/// thread. Calls through the work-group context (barriers, collectives,
+/// yields: compiler/WorkGroupContext.h) run on the group's own thread;
+/// intrinsics only compute or touch memory; functions of the module are
+/// looked into; anything else (a runtime helper) may.
+bool callMayRelease(const CallBase &CB, const Argument *Context,
+                    SmallPtrSetImpl<const Function *> &Visiting) {
+  if (CB.isInlineAsm())
+    return true;
+  const Function *Callee = CB.getCalledFunction();
+  if (!Callee) {
+    const auto *Slot = dyn_cast<LoadInst>(CB.getCalledOperand());
+    return !Slot || getUnderlyingObject(Slot->getPointerOperand()) != Context;
+  }
+  if (Callee->isIntrinsic())
+    return false;
+  if (Callee->isDeclaration())
+    return true;
+  if (!Visiting.insert(Callee).second)
+    return false; // already being looked at further up
+  for (const BasicBlock &BB : *Callee)
+    for (const Instruction &I : BB) {
+      if (isRelease(I))
+        return true;
+      // The callee's context is its own parameter; look for callbacks
+      // through any of them conservatively.
+      if (const auto *C = dyn_cast<CallBase>(&I))
+        if (callMayRelease(*C, nullptr, Visiting))
+          return true;
+    }
+  return false;
+}
+
+/// A vector store into output-only kernel argument \p Arg.
+struct Candidate {
+  StoreInst *S;
+  int Arg;
+};
+
+/// Loops larger than this many instructions keep a branch per store
+/// rather than a second copy of their body.
+constexpr unsigned MaxVersionedLoopSize = 400;
+
+/// Splits \p L's preheader and puts a copy of \p L in front: the preheader
+/// then branches on \p Stream to \p L (true) or the copy (false), which
+/// meet again in \p L's exit block.
+void versionLoop(Loop &L, Value *Stream, LoopInfo &LI, DominatorTree &DT) {
+  BasicBlock *Check = L.getLoopPreheader(), *Exit = L.getExitBlock();
+  BasicBlock *PH = SplitBlock(Check, Check->getTerminator(), &DT, &LI, nullptr,
+                              L.getHeader()->getName() + ".nt.ph");
+  ValueToValueMapTy VMap;
+  SmallVector<BasicBlock *, 8> Blocks;
+  Loop *Copy =
+      cloneLoopWithPreheader(PH, Check, &L, VMap, ".st", &LI, &DT, Blocks);
+  remapInstructionsInBlocks(Blocks, VMap);
+  Instruction *Term = Check->getTerminator();
+  BranchInst::Create(PH, Copy->getLoopPreheader(), Stream, Term);
+  Term->eraseFromParent();
+  // The exit's phis (LCSSA: every value the loop defines and uses outside)
+  // take the copy's values from the copy's exiting blocks.
+  for (PHINode &P : Exit->phis())
+    for (unsigned I = 0, E = P.getNumIncomingValues(); I != E; ++I) {
+      BasicBlock *From = P.getIncomingBlock(I);
+      if (!L.contains(From))
+        continue;
+      Value *V = P.getIncomingValue(I), *InCopy = VMap.lookup(V);
+      P.addIncoming(InCopy ? InCopy : V, cast<BasicBlock>(VMap.lookup(From)));
+    }
+  DT.changeImmediateDominator(Exit, Check);
+}
+
+/// For each innermost loop whose candidate stores (\p Stores, with their
+/// flags \p Streams) all test a flag computed before the loop: a version
+/// of the loop with those stores non-temporal and one with them as they
+/// were (versionLoop). Adds the stores it handled to \p Done.
+void versionLoops(ArrayRef<Candidate> Stores, ArrayRef<Value *> Streams,
+                  LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
+                  MDNode *NT, const DataLayout &DL,
+                  SmallPtrSetImpl<StoreInst *> &Done) {
+  MapVector<Loop *, SmallVector<unsigned, 4>> ByLoop;
+  SmallPtrSet<Loop *, 4> Mixed;
+  for (auto [I, Cand] : enumerate(Stores)) {
+    Loop *L = LI.getLoopFor(Cand.S->getParent());
+    if (!L)
+      continue;
+    auto *Flag = dyn_cast<Instruction>(Streams[I]);
+    if (Flag && L->contains(Flag))
+      Mixed.insert(L); // a test at the store: keeps its branch
+    else
+      ByLoop[L].push_back(I);
+  }
+  for (auto &[L, Idx] : ByLoop) {
+    if (Mixed.contains(L) || !L->isInnermost() || !L->getExitBlock() ||
+        !L->isSafeToClone())
+      continue;
+    // (A loop the scan or the loop vectorizer made is entered from a block
+    // that also branches past it: it gets a preheader of its own.)
+    simplifyLoop(L, &DT, &LI, &SE, nullptr, nullptr, /*PreserveLCSSA=*/false);
+    formLCSSA(*L, DT, &LI, &SE);
+    if (!L->getLoopPreheader() || !L->hasDedicatedExits() || !L->getExitBlock())
+      continue;
+    unsigned Size = 0;
+    for (BasicBlock *BB : L->blocks())
+      Size += BB->size();
+    if (Size > MaxVersionedLoopSize)
+      continue;
+    // The flags are invariant in L; their conjunction picks the version.
+    IRBuilder<> B(L->getLoopPreheader()->getTerminator());
+    Value *Stream = nullptr;
+    for (unsigned I : Idx)
+      Stream = Stream ? B.CreateAnd(Stream, Streams[I]) : Streams[I];
+    versionLoop(*L, Stream, LI, DT);
+    for (unsigned I : Idx) {
+      StoreInst *S = Stores[I].S;
+      uint64_t Bytes =
+          DL.getTypeStoreSize(S->getValueOperand()->getType()).getFixedValue();
+      S->setAlignment(Align(Bytes));
+      S->setMetadata(LLVMContext::MD_nontemporal, NT);
+      Done.insert(S);
+    }
+  }
+}
+
+} // namespace
+
+PreservedAnalyses NonTemporalStoresPass::run(Function &F,
+                                             FunctionAnalysisManager &FAM) {
+  Module &M = *F.getParent();
+  if (F.isDeclaration() || !F.getName().starts_with("wg_") ||
+      F.arg_size() != 2 || !Triple(M.getTargetTriple()).isX86())
+    return PreservedAnalyses::all();
+  const DataLayout &DL = M.getDataLayout();
+  const Argument *Args = F.getArg(0), *Context = F.getArg(1);
+  SmallVector<Candidate, 16> Stores;
+  SmallVector<Instruction *, 8> Releases;
+  SmallDenseMap<const Value *, bool> WriteOnly;
+  SmallPtrSet<const Function *, 8> Visiting;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB) {
+      if (isRelease(I)) {
+        Releases.push_back(&I);
+        continue;
+      }
+      if (auto *CB = dyn_cast<CallBase>(&I)) {
+        Visiting.clear();
+        if (callMayRelease(*CB, Context, Visiting))
+          Releases.push_back(&I);
+        continue;
+      }
+      auto *S = dyn_cast<StoreInst>(&I);
+      if (!S || !S->isSimple())
+        continue;
+      auto *VT = dyn_cast<FixedVectorType>(S->getValueOperand()->getType());
+      if (!VT)
+        continue;
+      uint64_t Bytes = DL.getTypeStoreSize(VT).getFixedValue();
+      if ((Bytes != 16 && Bytes != 32 && Bytes != 64) ||
+          Bytes != DL.getTypeAllocSize(VT).getFixedValue())
+        continue;
+      const Value *Base = getUnderlyingObject(S->getPointerOperand());
+      int Arg = argumentIndex(Base, Args, DL);
+      if (Arg < 0)
+        continue;
+      auto [It, New] = WriteOnly.try_emplace(Base, false);
+      if (New)
+        It->second = writeOnly(Base);
+      if (It->second)
+        Stores.push_back({S, Arg});
+    }
+  if (Stores.empty())
+    return PreservedAnalyses::all();
+  // A release in a loop that also stores non-temporally would drain the
+  // write-combining buffers on every iteration.
+  if (!Releases.empty()) {
+    LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+    for (Instruction *R : Releases)
+      if (Loop *L = LI.getLoopFor(R->getParent()))
+        for (const Candidate &Cand : Stores)
+          if (L->contains(Cand.S))
+            return PreservedAnalyses::all();
+  }
+
+  LLVMContext &C = F.getContext();
+  Type *I64 = Type::getInt64Ty(C);
+  IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+  auto ContextField = [&](size_t Offset) {
+    Value *P = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), F.getArg(1), Offset);
+    auto *L = B.CreateAlignedLoad(I64, P, Align(8));
+    L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(C, {}));
+    return L;
+  };
+  // The launch's work-item count and its large buffer arguments, from the
+  // context (the second argument).
+  Value *Items = nullptr;
+  for (unsigned D = 0; D < 3; ++D) {
+    Value *N = ContextField(offsetof(WorkGroupContext, GlobalSize) +
+                            D * sizeof(size_t));
+    Items = Items ? B.CreateMul(Items, N) : N;
+  }
+  Value *StreamArgs = ContextField(offsetof(WorkGroupContext, StreamArgs));
+  // Whether stores of Elem-byte elements into argument Arg go past the
+  // last-level cache: the argument is a large buffer, or the launch has
+  // streamingStoreMinBytes() / Elem work-items.
+  SmallDenseMap<uint64_t, Value *> ManyItems;
+  SmallDenseMap<std::pair<uint64_t, int>, Value *> LargeFor;
+  auto Large = [&](StoreInst *S, int Arg) {
+    Type *T = S->getValueOperand()->getType()->getScalarType();
+    uint64_t Elem =
+        std::max<uint64_t>(1, DL.getTypeStoreSize(T).getFixedValue());
+    Value *&L = LargeFor[{Elem, Arg}];
+    if (L)
+      return L;
+    Value *&Many = ManyItems[Elem];
+    if (!Many)
+      Many = B.CreateICmpUGE(
+          Items, ConstantInt::get(I64, streamingStoreMinBytes() / Elem));
+    L = Many;
+    if (Arg < 64) {
+      Value *Bit =
+          B.CreateAnd(B.CreateLShr(StreamArgs, Arg), ConstantInt::get(I64, 1));
+      L = B.CreateOr(Many, B.CreateICmpNE(Bit, ConstantInt::get(I64, 0)));
+    }
+    return L;
+  };
+  for (const Candidate &Cand : Stores)
+    Large(Cand.S, Cand.Arg);
+  MDNode *NT = MDNode::get(
+      C, ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), 1)));
+  // Each store's alignment test, all before the CFG changes below: at the
+  // store, or, when its address advances through a loop by a multiple of
+  // the store size (a scan's running-sum loop, one vector per iteration),
+  // once before the loop from the address's start (the branch in the loop
+  // then tests a loop-invariant flag: 4 instructions fewer per vector).
+  LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+  ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  SCEVExpander Expander(SE, DL, "nt");
+  SmallVector<Value *, 16> AlignedFor;
+  for (const Candidate &Cand : Stores) {
+    StoreInst *S = Cand.S;
+    uint64_t Bytes =
+        DL.getTypeStoreSize(S->getValueOperand()->getType()).getFixedValue();
+    Instruction *At = S;
+    Value *Ptr = S->getPointerOperand();
+    Loop *L = LI.getLoopFor(S->getParent());
+    const auto *AR = L ? dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Ptr)) : nullptr;
+    if (AR && AR->getLoop() == L && AR->isAffine() && L->getLoopPredecessor()) {
+      const auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+      Instruction *Pre = L->getLoopPredecessor()->getTerminator();
+      if (Step && Step->getAPInt().srem(Bytes) == 0 &&
+          Expander.isSafeToExpandAt(AR->getStart(), Pre)) {
+        At = Pre;
+        Ptr = Expander.expandCodeFor(AR->getStart(), Ptr->getType(), Pre);
+      }
+    }
+    IRBuilder<> AB(At);
+    Value *Addr = AB.CreatePtrToInt(Ptr, I64);
+    // The start is computed even where the loop does not run, and an
+    // inbounds address there may be poison: the branch must not see it.
+    if (At != S)
+      Addr = AB.CreateFreeze(Addr);
+    Value *Aligned =
+        AB.CreateICmpEQ(AB.CreateAnd(Addr, ConstantInt::get(I64, Bytes - 1)),
+                        ConstantInt::get(I64, 0));
+    AlignedFor.push_back(AB.CreateAnd(Large(S, Cand.Arg), Aligned));
+  }
+  // Loops whose every candidate store tests a loop-invariant flag run in
+  // two versions, one with non-temporal stores and one with ordinary ones,
+  // chosen once before the loop (versionLoops): no branch per store.
+  DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  SmallPtrSet<StoreInst *, 16> Versioned;
+  versionLoops(Stores, AlignedFor, LI, DT, SE, NT, DL, Versioned);
+  for (auto [Cand, Stream] : zip(Stores, AlignedFor)) {
+    StoreInst *S = Cand.S;
+    if (Versioned.contains(S))
+      continue;
+    uint64_t Bytes =
+        DL.getTypeStoreSize(S->getValueOperand()->getType()).getFixedValue();
+    Instruction *Then = nullptr, *Else = nullptr;
+    SplitBlockAndInsertIfThenElse(Stream, S, &Then, &Else);
+    auto *NTStore = cast<StoreInst>(S->clone());
+    NTStore->insertBefore(Then);
+    NTStore->setAlignment(Align(Bytes));
+    NTStore->setMetadata(LLVMContext::MD_nontemporal, NT);
+    S->moveBefore(Else);
+  }
+  // Earlier non-temporal stores become visible before each release
+  // (drainedBefore: unless it is or follows an mfence or sfence).
+  Function *SFence = Intrinsic::getDeclaration(&M, Intrinsic::x86_sse_sfence);
+  for (Instruction *R : Releases)
+    if (!drainedBefore(*R))
+      CallInst::Create(SFence, "", R);
+  return PreservedAnalyses::none();
+}
+
+} // namespace clcpu::compiler

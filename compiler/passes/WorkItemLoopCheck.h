@@ -1,0 +1,24 @@
+//===- WorkItemLoopCheck.h - clcpu-work-item-loop-check -------------------===//
+//
+// The pass of compiler/passes/WorkItemLoopCheck.cpp (registered as
+// `clcpu-work-item-loop-check`, compiler/passes/Passes.def); the .cpp explains
+// the transformation.
+
+#ifndef CLCPU_COMPILER_PASSES_WORK_ITEM_LOOP_CHECK_H
+#define CLCPU_COMPILER_PASSES_WORK_ITEM_LOOP_CHECK_H
+
+#include <llvm/IR/PassManager.h>
+
+namespace clcpu::compiler {
+
+/// Right before the loop vectorizer: withdraws the outer-loop vectorize
+/// hint from a marked work-item x-loop the VPlan-native path cannot widen
+/// (or widens worse than the inner-loop path).
+struct WorkItemLoopCheckPass : llvm::PassInfoMixin<WorkItemLoopCheckPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &AM);
+};
+
+} // namespace clcpu::compiler
+
+#endif

@@ -1,0 +1,92 @@
+// printf's vector specifiers and return value (OpenCL C 6.15.14) and device
+// partitioning by affinity domain (API 4.3.1): regression tests for
+// failures the CTS binaries test_printf and test_buffers found.
+
+#include "Common.h"
+#include "SchedulerCommon.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using sched::runCapturingStdout;
+
+TEST_CASE("6.15.14: printf prints vectors with the vN specifier and its "
+          "element-size length modifier (CTS test_printf/vector)",
+          "[cts][printf]") {
+  sched::Env E;
+  cl_kernel K = E.kernel(R"(
+    kernel void p(global int *ret) {
+      float4 f4 = (float4)(1.0f, 2.0f, 3.0f, 4.0f);
+      uchar2 c2 = (uchar2)(0xFA, 0xFB);
+      ushort2 s2 = (ushort2)(0x1234, 0x8765);
+      long2 l2 = (long2)(12345678, 98765432);
+      float3 f3 = (float3)(1234.25f, 987654.5f, 0.0005f);
+      float8 f8 = (float8)(1.f, 2.f, 3.f, 4.f, 1.5f, 3.14f, 2.5f, 3.5f);
+      uint16 u16 = (uint16)(1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 32, 64, 128, 256,
+                            512, 1024);
+      int8 i8 = (int8)(1, -2, 3, -4, 5, -6, 7, -8);
+      ret[0] = printf("%2.2v4hlf|%#v2hhx|%#v2hx|%v2ld\n", f4, c2, s2, l2);
+      ret[1] = printf("%.2v3hle|%v8hlg\n", f3, f8);
+      ret[2] = printf("%v16hlo|%+v8hli|%d %s\n", u16, i8, 7, "end");
+      // Flags and field width apply to each element.
+      ret[3] = printf("%05v4hlu|%-3v2hd|\n",
+                      (uint4)(512, 1024, 262144, 1048576), (short2)(-1, 7));
+    })",
+                         "p");
+  cl_mem Ret = E.buffer(std::vector<int>(4, 99));
+  E.arg(K, 0, Ret);
+  std::string Out = runCapturingStdout(E, K);
+  CHECK(Out == "1.00,2.00,3.00,4.00|0xfa,0xfb|0x1234,0x8765|12345678,98765432\n"
+               "1.23e+03,9.88e+05,5.00e-04|1,2,3,4,1.5,3.14,2.5,3.5\n"
+               "1,2,3,4,5,6,7,10,11,0,40,100,200,400,1000,2000|"
+               "+1,-2,+3,-4,+5,-6,+7,-8|7 end\n"
+               "00512,01024,262144,1048576|-1 ,7  |\n");
+  std::vector<int> R = E.read<int>(Ret, 4);
+  CHECK(R == std::vector<int>{0, 0, 0, 0});
+}
+
+TEST_CASE("6.15.14: printf returns 0 on success, not a character count "
+          "(CTS test_printf/return_value)",
+          "[cts][printf]") {
+  sched::Env E;
+  cl_kernel K = E.kernel(R"(
+    kernel void p(global int *ret) {
+      ret[0] = printf("printf return value test\n");
+    })",
+                         "p");
+  cl_mem Ret = E.buffer(std::vector<int>(1, 99));
+  E.arg(K, 0, Ret);
+  std::string Out = runCapturingStdout(E, K);
+  CHECK(Out == "printf return value test\n");
+  CHECK(E.read<int>(Ret, 1)[0] == 0);
+}
+
+TEST_CASE("4.2 / 4.3.1: every advertised affinity domain partitions the "
+          "device (CTS test_buffers/buffer_migrate)",
+          "[cts][partition]") {
+  cl_device_id D = clcpuDevice();
+  REQUIRE(D);
+  cl_device_affinity_domain Domains = deviceInfo<cl_device_affinity_domain>(
+      D, CL_DEVICE_PARTITION_AFFINITY_DOMAIN);
+  for (cl_device_affinity_domain Dom :
+       {CL_DEVICE_AFFINITY_DOMAIN_NUMA, CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE,
+        CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE, CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE,
+        CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE,
+        CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE}) {
+    if (!(Domains & Dom))
+      continue;
+    INFO("affinity domain " << Dom);
+    cl_device_partition_property Props[] = {
+        CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
+        static_cast<cl_device_partition_property>(Dom), 0};
+    cl_uint N = 0;
+    CHECK(clCreateSubDevices(D, Props, 0, nullptr, &N) == CL_SUCCESS);
+    CHECK(N >= 2);
+  }
+}
