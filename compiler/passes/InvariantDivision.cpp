@@ -21,6 +21,8 @@
 
 #include "compiler/passes/InvariantDivision.h"
 
+#include "compiler/passes/PassResult.h"
+
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
@@ -202,11 +204,7 @@ PreservedAnalyses InvariantDivisionPass::run(Function &F,
     Div->eraseFromParent();
     Changed = true;
   }
-  if (!Changed)
-    return PreservedAnalyses::all();
-  PreservedAnalyses PA;
-  PA.preserveSet<CFGAnalyses>();
-  return PA;
+  return keptCFG(Changed);
 }
 
 } // namespace clcpu::compiler

@@ -26,6 +26,8 @@
 
 #include "compiler/passes/ParallelWorkItemLoops.h"
 
+#include "compiler/passes/PassResult.h"
+
 #include "compiler/WorkItemLoops.h"
 
 #include <llvm/Analysis/CaptureTracking.h>
@@ -130,11 +132,7 @@ PreservedAnalyses ParallelWorkItemLoopsPass::run(Function &F,
     L->setLoopID(NewID);
     Changed = true;
   }
-  if (!Changed)
-    return PreservedAnalyses::all();
-  PreservedAnalyses PA;
-  PA.preserveSet<CFGAnalyses>();
-  return PA;
+  return keptCFG(Changed);
 }
 
 } // namespace clcpu::compiler

@@ -15,6 +15,8 @@
 
 #include "compiler/passes/SafeIntegerDivision.h"
 
+#include "compiler/passes/PassResult.h"
+
 #include <llvm/ADT/Statistic.h>
 
 #include <llvm/IR/Constants.h>
@@ -93,11 +95,7 @@ PreservedAnalyses SafeIntegerDivisionPass::run(Module &M,
         default:
           break;
         }
-  if (!Changed)
-    return PreservedAnalyses::all();
-  PreservedAnalyses PA;
-  PA.preserveSet<CFGAnalyses>();
-  return PA;
+  return keptCFG(Changed);
 }
 
 } // namespace clcpu::compiler

@@ -13,6 +13,8 @@
 
 #include "compiler/passes/WorkItemLoopCheck.h"
 
+#include "compiler/passes/PassResult.h"
+
 #include "compiler/WorkItemLoops.h"
 
 #include <llvm/Analysis/LoopInfo.h>
@@ -182,11 +184,7 @@ PreservedAnalyses WorkItemLoopCheckPass::run(Function &F,
     replaceVectorizeHints(*L);
     Changed = true;
   }
-  if (!Changed)
-    return PreservedAnalyses::all();
-  PreservedAnalyses PA;
-  PA.preserveSet<CFGAnalyses>();
-  return PA;
+  return keptCFG(Changed);
 }
 
 } // namespace clcpu::compiler
