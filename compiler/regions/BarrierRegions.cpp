@@ -1,4 +1,4 @@
-//===- compiler/BarrierRegions.cpp - barriers as loops over work-items ----===//
+//===- compiler/regions/BarrierRegions.cpp - barriers as work-item loops --===//
 //
 // The barrier fast path. A kernel with barriers or work-group / sub-group
 // collectives is cut at each of them ("sync points") into regions. The
