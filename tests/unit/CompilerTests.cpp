@@ -556,7 +556,7 @@ kernel void ring(global const int *in, global int *out) {
       S, std::regex("store <(4|8|16) x i32> [^,]+, ptr %lane0\\.addr")));
 }
 
-TEST_CASE("6.13.8 (barrier fast path, compiler/BarrierRegions.cpp): a "
+TEST_CASE("6.13.8 (barrier fast path, compiler/regions/): a "
           "kernel with barriers becomes one vectorized work-item loop per "
           "region",
           "[compiler]") {
@@ -767,7 +767,7 @@ kernel void sgs(global int *out, global const int *in) {
   CHECK(SlotLoads < SlotStores);
 }
 
-TEST_CASE("6.13.8 (barrier fast path, compiler/BarrierRegions.cpp): a "
+TEST_CASE("6.13.8 (barrier fast path, compiler/regions/): a "
           "value live across two barriers unchanged is stored once; the "
           "region between them, which an atomic keeps scalar, only reloads "
           "it",
@@ -927,7 +927,7 @@ void tree(global const float *in, global float *out) {
   CHECK(std::regex_search(Tree, std::regex("store <(4|8|16) x float> ")));
 }
 
-TEST_CASE("6.13.8 (barrier fast path, compiler/BarrierRegions.cpp): a "
+TEST_CASE("6.13.8 (barrier fast path, compiler/regions/): a "
           "uniform loop counter lives in one group-wide slot, and regions "
           "whose exit is uniform skip the scan of the work-items' states",
           "[compiler]") {
@@ -973,7 +973,7 @@ void stress(global int *out, int iters) {
   CHECK(Grid.find("states") != std::string::npos);
 }
 
-TEST_CASE("6.13.8 (barrier fast path, compiler/BarrierRegions.cpp): "
+TEST_CASE("6.13.8 (barrier fast path, compiler/regions/): "
           "uniform values of a loop with a single barrier stay uniform, "
           "saved in a second group-wide slot the collective step copies",
           "[compiler]") {
@@ -1028,7 +1028,7 @@ void hs(global const int *in, global int *out) {
   CHECK(Stores >= 3);
 }
 
-TEST_CASE("6.13.8 (barrier fast path, compiler/BarrierRegions.cpp): a "
+TEST_CASE("6.13.8 (barrier fast path, compiler/regions/): a "
           "value one work-item broadcasts through local memory is uniform "
           "after the barrier; a volatile one is not",
           "[compiler]") {
@@ -1172,7 +1172,7 @@ kernel void nu(global int *out) {
         std::vector<uint64_t>{30, 28, 8, 0, 12});
 }
 
-TEST_CASE("cl_khr_subgroup_non_uniform_arithmetic (compiler/BarrierRegions.cpp "
+TEST_CASE("cl_khr_subgroup_non_uniform_arithmetic (compiler/regions/ "
           "and emitRegionDriver): non-uniform calls take the barrier regions "
           "with the table of which sync points can reach which",
           "[compiler]") {
