@@ -402,6 +402,182 @@ void versionLoops(ArrayRef<Candidate> Stores, ArrayRef<Value *> Streams,
   }
 }
 
+/// The candidate stores of work-group function \p F (full-register vector
+/// stores into arguments it never reads through) and its releases (fences,
+/// atomics and calls that may release).
+void findCandidates(Function &F, SmallVectorImpl<Candidate> &Stores,
+                    SmallVectorImpl<Instruction *> &Releases) {
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  const Argument *Args = F.getArg(0), *Context = F.getArg(1);
+  SmallDenseMap<const Value *, bool> WriteOnly;
+  SmallPtrSet<const Function *, 8> Visiting;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB) {
+      if (isRelease(I)) {
+        Releases.push_back(&I);
+        continue;
+      }
+      if (auto *CB = dyn_cast<CallBase>(&I)) {
+        Visiting.clear();
+        if (callMayRelease(*CB, Context, Visiting))
+          Releases.push_back(&I);
+        continue;
+      }
+      auto *S = dyn_cast<StoreInst>(&I);
+      if (!S || !S->isSimple())
+        continue;
+      auto *VT = dyn_cast<FixedVectorType>(S->getValueOperand()->getType());
+      if (!VT)
+        continue;
+      uint64_t Bytes = DL.getTypeStoreSize(VT).getFixedValue();
+      if ((Bytes != 16 && Bytes != 32 && Bytes != 64) ||
+          Bytes != DL.getTypeAllocSize(VT).getFixedValue())
+        continue;
+      const Value *Base = getUnderlyingObject(S->getPointerOperand());
+      int Arg = argumentIndex(Base, Args, DL);
+      if (Arg < 0)
+        continue;
+      auto [It, New] = WriteOnly.try_emplace(Base, false);
+      if (New)
+        It->second = writeOnly(Base);
+      if (It->second)
+        Stores.push_back({S, Arg});
+    }
+}
+
+/// Whether one of \p Releases is in a loop with one of \p Stores.
+bool releaseInStoreLoop(ArrayRef<Instruction *> Releases,
+                        ArrayRef<Candidate> Stores, LoopInfo &LI) {
+  for (Instruction *R : Releases)
+    if (Loop *L = LI.getLoopFor(R->getParent()))
+      for (const Candidate &Cand : Stores)
+        if (L->contains(Cand.S))
+          return true;
+  return false;
+}
+
+/// Whether stores of Elem-byte elements into an argument go past the
+/// last-level cache: the argument is a large buffer, or the launch has
+/// streamingStoreMinBytes() / Elem work-items. Computed at the function's
+/// entry, from the context (the second argument), once per element size and
+/// argument.
+class LargeOutput {
+public:
+  explicit LargeOutput(Function &F)
+      : F(F), DL(F.getParent()->getDataLayout()),
+        B(&*F.getEntryBlock().getFirstInsertionPt()) {
+    // The launch's work-item count and its large buffer arguments.
+    for (unsigned D = 0; D < 3; ++D) {
+      Value *N = contextField(offsetof(WorkGroupContext, GlobalSize) +
+                              D * sizeof(size_t));
+      Items = Items ? B.CreateMul(Items, N) : N;
+    }
+    StreamArgs = contextField(offsetof(WorkGroupContext, StreamArgs));
+  }
+
+  Value *get(StoreInst *S, int Arg) {
+    Type *I64 = B.getInt64Ty();
+    Type *T = S->getValueOperand()->getType()->getScalarType();
+    uint64_t Elem =
+        std::max<uint64_t>(1, DL.getTypeStoreSize(T).getFixedValue());
+    Value *&L = LargeFor[{Elem, Arg}];
+    if (L)
+      return L;
+    Value *&Many = ManyItems[Elem];
+    if (!Many)
+      Many = B.CreateICmpUGE(
+          Items, ConstantInt::get(I64, streamingStoreMinBytes() / Elem));
+    L = Many;
+    if (Arg < 64) {
+      Value *Bit =
+          B.CreateAnd(B.CreateLShr(StreamArgs, Arg), ConstantInt::get(I64, 1));
+      L = B.CreateOr(Many, B.CreateICmpNE(Bit, ConstantInt::get(I64, 0)));
+    }
+    return L;
+  }
+
+private:
+  Value *contextField(size_t Offset) {
+    Value *P = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), F.getArg(1), Offset);
+    auto *L = B.CreateAlignedLoad(B.getInt64Ty(), P, Align(8));
+    L->setMetadata(LLVMContext::MD_invariant_load,
+                   MDNode::get(F.getContext(), {}));
+    return L;
+  }
+
+  Function &F;
+  const DataLayout &DL;
+  IRBuilder<> B;
+  Value *Items = nullptr, *StreamArgs = nullptr;
+  SmallDenseMap<uint64_t, Value *> ManyItems;
+  SmallDenseMap<std::pair<uint64_t, int>, Value *> LargeFor;
+};
+
+/// Each store's stream flag (large output and aligned address), all before
+/// the CFG changes: the alignment tested at the store, or, when its address
+/// advances through a loop by a multiple of the store size (a scan's
+/// running-sum loop, one vector per iteration), once before the loop from
+/// the address's start (the branch in the loop then tests a loop-invariant
+/// flag: 4 instructions fewer per vector).
+SmallVector<Value *, 16> streamFlags(ArrayRef<Candidate> Stores,
+                                     LargeOutput &Large, LoopInfo &LI,
+                                     ScalarEvolution &SE,
+                                     const DataLayout &DL) {
+  Type *I64 = Type::getInt64Ty(SE.getContext());
+  SCEVExpander Expander(SE, DL, "nt");
+  SmallVector<Value *, 16> AlignedFor;
+  for (const Candidate &Cand : Stores) {
+    StoreInst *S = Cand.S;
+    uint64_t Bytes =
+        DL.getTypeStoreSize(S->getValueOperand()->getType()).getFixedValue();
+    Instruction *At = S;
+    Value *Ptr = S->getPointerOperand();
+    Loop *L = LI.getLoopFor(S->getParent());
+    const auto *AR = L ? dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Ptr)) : nullptr;
+    if (AR && AR->getLoop() == L && AR->isAffine() && L->getLoopPredecessor()) {
+      const auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+      Instruction *Pre = L->getLoopPredecessor()->getTerminator();
+      if (Step && Step->getAPInt().srem(Bytes) == 0 &&
+          Expander.isSafeToExpandAt(AR->getStart(), Pre)) {
+        At = Pre;
+        Ptr = Expander.expandCodeFor(AR->getStart(), Ptr->getType(), Pre);
+      }
+    }
+    IRBuilder<> AB(At);
+    Value *Addr = AB.CreatePtrToInt(Ptr, I64);
+    // The start is computed even where the loop does not run, and an
+    // inbounds address there may be poison: the branch must not see it.
+    if (At != S)
+      Addr = AB.CreateFreeze(Addr);
+    Value *Aligned =
+        AB.CreateICmpEQ(AB.CreateAnd(Addr, ConstantInt::get(I64, Bytes - 1)),
+                        ConstantInt::get(I64, 0));
+    AlignedFor.push_back(AB.CreateAnd(Large.get(S, Cand.Arg), Aligned));
+  }
+  return AlignedFor;
+}
+
+/// Each store \p Versioned does not hold: a branch on its flag (\p Streams)
+/// to a non-temporal copy of it or to the store as it was.
+void branchPerStore(ArrayRef<Candidate> Stores, ArrayRef<Value *> Streams,
+                    const SmallPtrSetImpl<StoreInst *> &Versioned, MDNode *NT,
+                    const DataLayout &DL) {
+  for (auto [Cand, Stream] : zip(Stores, Streams)) {
+    StoreInst *S = Cand.S;
+    if (Versioned.contains(S))
+      continue;
+    uint64_t Bytes =
+        DL.getTypeStoreSize(S->getValueOperand()->getType()).getFixedValue();
+    Instruction *Then = nullptr, *Else = nullptr;
+    SplitBlockAndInsertIfThenElse(Stream, S, &Then, &Else);
+    auto *NTStore = cast<StoreInst>(S->clone());
+    NTStore->insertBefore(Then);
+    NTStore->setAlignment(Align(Bytes));
+    NTStore->setMetadata(LLVMContext::MD_nontemporal, NT);
+    S->moveBefore(Else);
+  }
+}
+
 struct NonTemporalStores : PassInfoMixin<NonTemporalStores> {
   PreservedAnalyses run(Function &F, FunctionAnalysisManager &FAM) {
     Module &M = *F.getParent();
@@ -409,161 +585,34 @@ struct NonTemporalStores : PassInfoMixin<NonTemporalStores> {
         F.arg_size() != 2 || !Triple(M.getTargetTriple()).isX86())
       return PreservedAnalyses::all();
     const DataLayout &DL = M.getDataLayout();
-    const Argument *Args = F.getArg(0), *Context = F.getArg(1);
     SmallVector<Candidate, 16> Stores;
     SmallVector<Instruction *, 8> Releases;
-    SmallDenseMap<const Value *, bool> WriteOnly;
-    SmallPtrSet<const Function *, 8> Visiting;
-    for (BasicBlock &BB : F)
-      for (Instruction &I : BB) {
-        if (isRelease(I)) {
-          Releases.push_back(&I);
-          continue;
-        }
-        if (auto *CB = dyn_cast<CallBase>(&I)) {
-          Visiting.clear();
-          if (callMayRelease(*CB, Context, Visiting))
-            Releases.push_back(&I);
-          continue;
-        }
-        auto *S = dyn_cast<StoreInst>(&I);
-        if (!S || !S->isSimple())
-          continue;
-        auto *VT = dyn_cast<FixedVectorType>(S->getValueOperand()->getType());
-        if (!VT)
-          continue;
-        uint64_t Bytes = DL.getTypeStoreSize(VT).getFixedValue();
-        if ((Bytes != 16 && Bytes != 32 && Bytes != 64) ||
-            Bytes != DL.getTypeAllocSize(VT).getFixedValue())
-          continue;
-        const Value *Base = getUnderlyingObject(S->getPointerOperand());
-        int Arg = argumentIndex(Base, Args, DL);
-        if (Arg < 0)
-          continue;
-        auto [It, New] = WriteOnly.try_emplace(Base, false);
-        if (New)
-          It->second = writeOnly(Base);
-        if (It->second)
-          Stores.push_back({S, Arg});
-      }
+    findCandidates(F, Stores, Releases);
     if (Stores.empty())
       return PreservedAnalyses::all();
     // A release in a loop that also stores non-temporally would drain the
     // write-combining buffers on every iteration.
-    if (!Releases.empty()) {
-      LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
-      for (Instruction *R : Releases)
-        if (Loop *L = LI.getLoopFor(R->getParent()))
-          for (const Candidate &Cand : Stores)
-            if (L->contains(Cand.S))
-              return PreservedAnalyses::all();
-    }
+    if (!Releases.empty() &&
+        releaseInStoreLoop(Releases, Stores, FAM.getResult<LoopAnalysis>(F)))
+      return PreservedAnalyses::all();
 
     LLVMContext &C = F.getContext();
-    Type *I64 = Type::getInt64Ty(C);
-    IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
-    auto ContextField = [&](size_t Offset) {
-      Value *P =
-          B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), F.getArg(1), Offset);
-      auto *L = B.CreateAlignedLoad(I64, P, Align(8));
-      L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(C, {}));
-      return L;
-    };
-    // The launch's work-item count and its large buffer arguments, from the
-    // context (the second argument).
-    Value *Items = nullptr;
-    for (unsigned D = 0; D < 3; ++D) {
-      Value *N = ContextField(offsetof(WorkGroupContext, GlobalSize) +
-                              D * sizeof(size_t));
-      Items = Items ? B.CreateMul(Items, N) : N;
-    }
-    Value *StreamArgs = ContextField(offsetof(WorkGroupContext, StreamArgs));
-    // Whether stores of Elem-byte elements into argument Arg go past the
-    // last-level cache: the argument is a large buffer, or the launch has
-    // streamingStoreMinBytes() / Elem work-items.
-    SmallDenseMap<uint64_t, Value *> ManyItems;
-    SmallDenseMap<std::pair<uint64_t, int>, Value *> LargeFor;
-    auto Large = [&](StoreInst *S, int Arg) {
-      Type *T = S->getValueOperand()->getType()->getScalarType();
-      uint64_t Elem =
-          std::max<uint64_t>(1, DL.getTypeStoreSize(T).getFixedValue());
-      Value *&L = LargeFor[{Elem, Arg}];
-      if (L)
-        return L;
-      Value *&Many = ManyItems[Elem];
-      if (!Many)
-        Many = B.CreateICmpUGE(
-            Items, ConstantInt::get(I64, streamingStoreMinBytes() / Elem));
-      L = Many;
-      if (Arg < 64) {
-        Value *Bit = B.CreateAnd(B.CreateLShr(StreamArgs, Arg),
-                                 ConstantInt::get(I64, 1));
-        L = B.CreateOr(Many, B.CreateICmpNE(Bit, ConstantInt::get(I64, 0)));
-      }
-      return L;
-    };
+    LargeOutput Large(F);
     for (const Candidate &Cand : Stores)
-      Large(Cand.S, Cand.Arg);
+      Large.get(Cand.S, Cand.Arg);
     MDNode *NT = MDNode::get(
         C, ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), 1)));
-    // Each store's alignment test, all before the CFG changes below: at the
-    // store, or, when its address advances through a loop by a multiple of
-    // the store size (a scan's running-sum loop, one vector per iteration),
-    // once before the loop from the address's start (the branch in the loop
-    // then tests a loop-invariant flag: 4 instructions fewer per vector).
     LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
     ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
-    SCEVExpander Expander(SE, DL, "nt");
-    SmallVector<Value *, 16> AlignedFor;
-    for (const Candidate &Cand : Stores) {
-      StoreInst *S = Cand.S;
-      uint64_t Bytes =
-          DL.getTypeStoreSize(S->getValueOperand()->getType()).getFixedValue();
-      Instruction *At = S;
-      Value *Ptr = S->getPointerOperand();
-      Loop *L = LI.getLoopFor(S->getParent());
-      const auto *AR = L ? dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Ptr)) : nullptr;
-      if (AR && AR->getLoop() == L && AR->isAffine() &&
-          L->getLoopPredecessor()) {
-        const auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
-        Instruction *Pre = L->getLoopPredecessor()->getTerminator();
-        if (Step && Step->getAPInt().srem(Bytes) == 0 &&
-            Expander.isSafeToExpandAt(AR->getStart(), Pre)) {
-          At = Pre;
-          Ptr = Expander.expandCodeFor(AR->getStart(), Ptr->getType(), Pre);
-        }
-      }
-      IRBuilder<> AB(At);
-      Value *Addr = AB.CreatePtrToInt(Ptr, I64);
-      // The start is computed even where the loop does not run, and an
-      // inbounds address there may be poison: the branch must not see it.
-      if (At != S)
-        Addr = AB.CreateFreeze(Addr);
-      Value *Aligned =
-          AB.CreateICmpEQ(AB.CreateAnd(Addr, ConstantInt::get(I64, Bytes - 1)),
-                          ConstantInt::get(I64, 0));
-      AlignedFor.push_back(AB.CreateAnd(Large(S, Cand.Arg), Aligned));
-    }
+    SmallVector<Value *, 16> AlignedFor =
+        streamFlags(Stores, Large, LI, SE, DL);
     // Loops whose every candidate store tests a loop-invariant flag run in
     // two versions, one with non-temporal stores and one with ordinary ones,
     // chosen once before the loop (versionLoops): no branch per store.
     DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
     SmallPtrSet<StoreInst *, 16> Versioned;
     versionLoops(Stores, AlignedFor, LI, DT, SE, NT, DL, Versioned);
-    for (auto [Cand, Stream] : zip(Stores, AlignedFor)) {
-      StoreInst *S = Cand.S;
-      if (Versioned.contains(S))
-        continue;
-      uint64_t Bytes =
-          DL.getTypeStoreSize(S->getValueOperand()->getType()).getFixedValue();
-      Instruction *Then = nullptr, *Else = nullptr;
-      SplitBlockAndInsertIfThenElse(Stream, S, &Then, &Else);
-      auto *NTStore = cast<StoreInst>(S->clone());
-      NTStore->insertBefore(Then);
-      NTStore->setAlignment(Align(Bytes));
-      NTStore->setMetadata(LLVMContext::MD_nontemporal, NT);
-      S->moveBefore(Else);
-    }
+    branchPerStore(Stores, AlignedFor, Versioned, NT, DL);
     // Earlier non-temporal stores become visible before each release
     // (drainedBefore: unless it is or follows an mfence or sfence).
     Function *SFence = Intrinsic::getDeclaration(&M, Intrinsic::x86_sse_sfence);
