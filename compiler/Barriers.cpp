@@ -19,6 +19,7 @@
 // (CollNonUniform): they run over the work-items that reach the call
 // together (scheduler/Fiber.cpp).
 
+#include "compiler/ContextWords.h"
 #include "compiler/Internal.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -48,15 +49,6 @@ using namespace llvm;
 namespace clcpu::compiler {
 
 namespace {
-
-// WorkGroupContext word indices (compiler/WorkGroupContext.h).
-enum : unsigned {
-  WLocalId = 20,
-  WBarrier = 23,
-  WCollective = 24,
-  WSubGroupBarrier = 27,
-  WYield = 28,
-};
 
 /// The kind of the reduction or scan \p Mode ("reduce", "scan_inclusive",
 /// "scan_exclusive") of operation \p Operation ("add" ... "logical_xor").

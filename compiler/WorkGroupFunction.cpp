@@ -11,6 +11,7 @@
 // x-loop for the host CPU.
 
 #include "compiler/Binary.h"
+#include "compiler/ContextWords.h"
 #include "compiler/Internal.h"
 
 #include <llvm/ADT/SmallVector.h>
@@ -42,23 +43,6 @@ using namespace llvm;
 namespace clcpu::compiler {
 
 namespace {
-
-// WorkGroupContext word indices (compiler/WorkGroupContext.h).
-enum : unsigned {
-  WGroupId = 0,
-  WLocalSize = 3,
-  WGlobalOffset = 6,
-  WGlobalSize = 9,
-  WNumGroups = 12,
-  WWorkDim = 15,
-  WLocalMem = 16,
-  WEnqueuedLocalSize = 17,
-  WLocalEnd = 29,
-  WPrivateLo = 30,
-  WPrivateHi = 31,
-  WScratch = 32,
-  WScratchEnd = 34,
-};
 
 /// The unmangled name of an Itanium-mangled free function (`_Z13get_global_idj`
 /// → "get_global_id"); the name itself if it is not mangled.

@@ -12,6 +12,7 @@
 #ifndef CLCPU_COMPILER_REGIONS_REGIONPLAN_H
 #define CLCPU_COMPILER_REGIONS_REGIONPLAN_H
 
+#include "compiler/ContextWords.h"
 #include "compiler/Internal.h"
 #include "compiler/regions/RegionDriver.h"
 
@@ -27,9 +28,6 @@
 #include <utility>
 
 namespace clcpu::compiler::regions {
-
-// WorkGroupContext word indices (compiler/WorkGroupContext.h).
-enum : unsigned { WLocalSize = 3, WScratch = 32, WGroupCollective = 33 };
 
 /// The slots every region kernel has, in bytes per work-item: the region
 /// each work-item returned (i32), a collective's operand and its index
