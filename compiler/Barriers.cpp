@@ -19,6 +19,7 @@
 // (CollNonUniform): they run over the work-items that reach the call
 // together (scheduler/Fiber.cpp).
 
+#include "compiler/ContextWords.h"
 #include "compiler/Internal.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -48,15 +49,6 @@ using namespace llvm;
 namespace clcpu::compiler {
 
 namespace {
-
-// WorkGroupContext word indices (compiler/WorkGroupContext.h).
-enum : unsigned {
-  WLocalId = 20,
-  WBarrier = 23,
-  WCollective = 24,
-  WSubGroupBarrier = 27,
-  WYield = 28,
-};
 
 /// The kind of the reduction or scan \p Mode ("reduce", "scan_inclusive",
 /// "scan_exclusive") of operation \p Operation ("add" ... "logical_xor").
@@ -90,7 +82,7 @@ std::optional<uint32_t> collectiveKind(StringRef Name) {
   // cl_khr_subgroup_non_uniform_vote, _non_uniform_arithmetic, _ballot and
   // _clustered_reduce.
   const uint32_t NonUniform = CollSubGroup | CollNonUniform;
-  // The reconvergence point compiler/Reconvergence.cpp inserts.
+  // The reconvergence point compiler/passes/Reconvergence.cpp inserts.
   if (Name == ReconvergeName)
     return CollReconverge * 16 + NonUniform;
   if (Name == "sub_group_elect")
@@ -362,7 +354,7 @@ bool lowerWorkGroupSync(Function &Body) {
     for (const CallInst *CI : SiteCalls)
       Blocks.push_back(CI->getParent());
     // Not through the back edge of a loop around the later site
-    // (compiler/Reconvergence.cpp).
+    // (compiler/passes/Reconvergence.cpp).
     SmallVector<uint64_t, 8> After = siteReach(Blocks);
     for (size_t I = 0; I < SiteCalls.size(); ++I) {
       const BasicBlock *From = SiteCalls[I]->getParent();

@@ -33,7 +33,7 @@ namespace clcpu::compiler {
 /// sub-group functions), and an executable's bitcode embeds those Ops: a
 /// version-2 executable's sub-group collectives would be misread.
 /// 4: non-uniform sub-group functions meet at reconvergence points
-/// (compiler/Reconvergence.cpp) and may take the barrier regions; a
+/// (compiler/passes/Reconvergence.cpp) and may take the barrier regions; a
 /// version-3 executable would run them with the older active sets.
 inline constexpr uint32_t BinaryFormatVersion = 4;
 

@@ -4,8 +4,8 @@
 // when computed. The barrier regions keep such values in one slot per
 // sync point instead of one per work-item and read one work-item's state
 // after regions whose exit only uniform branches decide
-// (compiler/BarrierRegions.cpp); the reconvergence points go only after
-// branches that are not uniform (compiler/Reconvergence.cpp).
+// (compiler/regions/RegionShapes.cpp); the reconvergence points go only after
+// branches that are not uniform (compiler/passes/Reconvergence.cpp).
 
 #include "compiler/Internal.h"
 #include "compiler/WorkGroupContext.h"

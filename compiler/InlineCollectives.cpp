@@ -3,7 +3,7 @@
 // On the barrier regions a sub-group collective is a sync point: the region
 // loop before it stores each work-item's operand in its 64-bit value slot,
 // the collective is computed over those slots, and the region loop after it
-// reads each work-item's result (compiler/BarrierRegions.cpp). When every
+// reads each work-item's result (compiler/regions/). When every
 // work-item of the group stopped there (the driver's uniform path), this
 // emits that computation into the kernel's own code: per sub-group of S
 // work-items (S = hostSubGroupSize(), a constant), one vector of S slots is
@@ -144,14 +144,12 @@ Value *combine(IRBuilder<> &B, Combine C, ElementType E, Value *X, Value *Y) {
 }
 
 /// \p V's lanes moved up by \p K, lanes below K the identity \p Id.
-Value *shiftUp(IRBuilder<> &B, Value *V, unsigned K, Constant *Id,
-               unsigned S) {
+Value *shiftUp(IRBuilder<> &B, Value *V, unsigned K, Constant *Id, unsigned S) {
   SmallVector<int, 16> Mask;
   for (unsigned I = 0; I < S; ++I)
     Mask.push_back(I >= K ? int(I - K) : int(S + I));
-  return B.CreateShuffleVector(V, ConstantVector::getSplat(
-                                      ElementCount::getFixed(S), Id),
-                               Mask);
+  return B.CreateShuffleVector(
+      V, ConstantVector::getSplat(ElementCount::getFixed(S), Id), Mask);
 }
 
 /// The reduction or scan of the \p S lanes of \p V.
@@ -181,11 +179,220 @@ Value *arithmeticLanes(IRBuilder<> &B, Combine C, Mode M, ElementType E,
   for (unsigned K = 1; K < S; K *= 2)
     Scan = combine(B, C, E, Scan, shiftUp(B, Scan, K, Id, S));
   if (M == Mode::Reduce)
-    return B.CreateVectorSplat(
-        S, B.CreateExtractElement(Scan, uint64_t(S - 1)));
+    return B.CreateVectorSplat(S,
+                               B.CreateExtractElement(Scan, uint64_t(S - 1)));
   if (M == Mode::Exclusive)
     return shiftUp(B, Scan, 1, Id, S);
   return Scan;
+}
+
+/// One full sub-group in the loop of emitInlineSubGroupOp: its slots as one
+/// vector of S lanes, the lanes taking part, and how results are stored.
+struct SubGroupVector {
+  IRBuilder<> &B;
+  unsigned S;
+  ElementType E;
+  FixedVectorType *VecTy; // the slots: S x i64
+  FixedVectorType *TVec;  // the operands: S x E.Ty
+  Value *I;               // the sub-group's first linear local id
+  Value *At;              // its value slots
+  Value *Args;            // every work-item's index argument slot
+  Value *States;          // null, or the state slots
+  Value *Active;          // the lanes taking part
+  Value *ActiveBits;      // the same as an iS mask
+  Value *First;           // the lowest active sub-group local id
+  Value *Old;             // the slots as they were
+
+  /// Results go to the active work-items' slots only.
+  void store(Value *V) const {
+    B.CreateAlignedStore(States ? B.CreateSelect(Active, V, Old) : V, At,
+                         Align(8));
+  }
+  void splat(Value *X) const { store(B.CreateVectorSplat(S, X)); }
+  // The slots hold each operand's bits zero-extended (collectiveToBits).
+  Value *decode(Value *Bits) const {
+    unsigned W = E.Ty->getPrimitiveSizeInBits().getFixedValue();
+    Value *Int = B.CreateTrunc(Bits, FixedVectorType::get(B.getIntNTy(W), S));
+    return B.CreateBitCast(Int, TVec);
+  }
+  Value *encode(Value *V) const {
+    unsigned W = E.Ty->getPrimitiveSizeInBits().getFixedValue();
+    return B.CreateZExt(
+        B.CreateBitCast(V, FixedVectorType::get(B.getIntNTy(W), S)), VecTy);
+  }
+  Value *notZero(Value *V) const {
+    return E.Ty->isFloatingPointTy()
+               ? B.CreateFCmpUNE(V, Constant::getNullValue(TVec))
+               : B.CreateICmpNE(V, Constant::getNullValue(TVec));
+  }
+  void flag(Value *Bit) const { // int 0 or 1
+    splat(B.CreateZExt(Bit, B.getInt64Ty()));
+  }
+  Value *inactive() const { return B.CreateNot(Active); }
+  Value *slotOf(Value *Lane) const {
+    return B.CreateAlignedLoad(B.getInt64Ty(),
+                               B.CreateInBoundsGEP(B.getInt64Ty(), At, Lane),
+                               Align(8));
+  }
+  /// The lane numbers 0 ... S - 1.
+  Constant *laneIds() const {
+    SmallVector<Constant *, 16> Ids;
+    for (unsigned L = 0; L < S; ++L)
+      Ids.push_back(B.getInt64(L));
+    return ConstantVector::get(Ids);
+  }
+};
+
+/// sub_group_clustered_reduce_* (every work-item here: the caller passes
+/// no states): the cluster size is the index argument (the same in every
+/// work-item); 0 or not a power of two (undefined) is the whole sub-group,
+/// as in the runtime. Butterfly steps: at step K each lane combines with
+/// lane ^ K while K is below the cluster size, so every lane ends with its
+/// aligned cluster's reduction (the integer operations are associative and
+/// commutative).
+void clusteredReduce(const SubGroupVector &V, Combine C) {
+  IRBuilder<> &B = V.B;
+  unsigned S = V.S;
+  Value *Size = B.CreateAlignedLoad(
+      B.getInt64Ty(), B.CreateInBoundsGEP(B.getInt64Ty(), V.Args, V.I),
+      Align(8), "cluster");
+  Value *Pow2 = B.CreateAnd(
+      B.CreateICmpNE(Size, B.getInt64(0)),
+      B.CreateICmpEQ(B.CreateAnd(Size, B.CreateSub(Size, B.getInt64(1))),
+                     B.getInt64(0)));
+  Size = B.CreateSelect(Pow2, Size, B.getInt64(S));
+  Value *X = V.decode(V.Old);
+  if (C == Combine::LAnd || C == Combine::LOr || C == Combine::LXor)
+    X = B.CreateZExt(B.CreateICmpNE(X, Constant::getNullValue(V.TVec)), V.TVec);
+  for (unsigned K = 1; K < S; K *= 2) {
+    SmallVector<int, 16> Mask;
+    for (unsigned L = 0; L < S; ++L)
+      Mask.push_back(int(L ^ K));
+    Value *Pair = B.CreateShuffleVector(X, X, Mask);
+    X = B.CreateSelect(B.CreateICmpULT(B.getInt64(K), Size),
+                       combine(B, C, V.E, X, Pair), X);
+  }
+  V.store(V.encode(X));
+}
+
+/// A reduction or scan. Inactive lanes take the identity: every active
+/// lane's scan then combines exactly the active lanes before it (the
+/// floating-point ones too: a sum from +0 is never -0, so adding +0 changes
+/// nothing; 1 multiplies exactly; an infinity never wins a min or max).
+void arithmetic(const SubGroupVector &V, Combine C, Mode M) {
+  IRBuilder<> &B = V.B;
+  Value *X = V.decode(V.Old);
+  if (V.States)
+    X = B.CreateSelect(V.Active, X,
+                       ConstantVector::getSplat(ElementCount::getFixed(V.S),
+                                                identity(C, V.E)));
+  V.store(V.encode(arithmeticLanes(B, C, M, V.E, X, V.S)));
+}
+
+/// sub_group_all, sub_group_any, sub_group_non_uniform_all_equal.
+void vote(const SubGroupVector &V, uint32_t Kind) {
+  IRBuilder<> &B = V.B;
+  if (Kind == CollAll || Kind == CollAny) {
+    Value *Bits = V.notZero(V.decode(V.Old));
+    V.flag(Kind == CollAll ? B.CreateAndReduce(B.CreateOr(Bits, V.inactive()))
+                           : B.CreateOrReduce(B.CreateAnd(Bits, V.Active)));
+    return;
+  }
+  Value *X = V.decode(V.Old);
+  Value *Lead = B.CreateVectorSplat(V.S, B.CreateExtractElement(X, V.First));
+  Value *Eq = V.E.Ty->isFloatingPointTy() ? B.CreateFCmpOEQ(X, Lead)
+                                          : B.CreateICmpEQ(X, Lead);
+  V.flag(B.CreateAndReduce(B.CreateOr(Eq, V.inactive())));
+}
+
+/// The source: the first active work-item's index (the same in every
+/// work-item). Outside the sub-group (undefined): the first active
+/// work-item's value for the non-uniform broadcast and for a sub-group
+/// split between sync points, 0 for the uniform one, as the runtime.
+void broadcast(const SubGroupVector &V, bool NonUniform) {
+  IRBuilder<> &B = V.B;
+  unsigned S = V.S;
+  Value *From = B.CreateAlignedLoad(
+      B.getInt64Ty(),
+      B.CreateInBoundsGEP(B.getInt64Ty(), V.Args, B.CreateAdd(V.I, V.First)),
+      Align(8), "from");
+  Value *In = B.CreateICmpULT(From, B.getInt64(S));
+  Value *Src = V.slotOf(B.CreateSelect(In, From, V.First));
+  Value *All = B.CreateICmpEQ(V.ActiveBits, B.getIntN(S, ~uint64_t(0)));
+  Value *Keep = NonUniform ? B.getTrue() : B.CreateOr(In, B.CreateNot(All));
+  V.splat(B.CreateSelect(Keep, Src, B.getInt64(0)));
+}
+
+/// Each lane's source lane (scheduler/Collectives.cpp, shuffle()): from
+/// its index, mask or delta; a source outside the sub-group (undefined) is
+/// the lane itself. Rotations: within the sub-group (a full one is the
+/// maximum size), or within clusters of the size in the Op. Every lane
+/// reads the slots as they were; only the active ones take a result.
+void shuffle(const SubGroupVector &V, uint32_t Op) {
+  IRBuilder<> &B = V.B;
+  unsigned S = V.S;
+  uint32_t Kind = (Op % CollSubGroup) / 16;
+  Value *A = B.CreateAlignedLoad(
+      V.VecTy, B.CreateInBoundsGEP(B.getInt64Ty(), V.Args, V.I), Align(8),
+      "arg");
+  Value *Lane = V.laneIds();
+  Value *Src = A;
+  if (Kind == CollShuffleXor)
+    Src = B.CreateXor(Lane, A);
+  else if (Kind == CollShuffleUp)
+    Src = B.CreateSub(Lane, A); // below 0: a large value
+  else if (Kind == CollShuffleDown)
+    Src = B.CreateAdd(Lane, A);
+  else if (Kind == CollRotate) {
+    uint64_t Cluster = S;
+    if (Op & CollClustered)
+      Cluster = uint64_t(1) << ((Op >> CollClusterShift) - 1);
+    // The delta is an int; a cluster is a power of two, so the
+    // non-negative remainder is a mask.
+    Value *Delta = B.CreateSExt(
+        B.CreateTrunc(A, FixedVectorType::get(B.getInt32Ty(), S)), V.VecTy);
+    Value *Low = B.CreateVectorSplat(S, B.getInt64(Cluster - 1));
+    Src = B.CreateOr(B.CreateAnd(Lane, B.CreateNot(Low)),
+                     B.CreateAnd(B.CreateAdd(Lane, Delta), Low));
+  }
+  Value *In = B.CreateICmpULT(Src, B.CreateVectorSplat(S, B.getInt64(S)));
+  Value *From = B.CreateSelect(In, Src, Lane);
+  V.store(B.CreateMaskedGather(
+      V.VecTy, B.CreateInBoundsGEP(B.getInt64Ty(), V.At, From), Align(8)));
+}
+
+/// The operation \p Op on one sub-group's vector.
+void emitOperation(const SubGroupVector &V, uint32_t Op) {
+  IRBuilder<> &B = V.B;
+  unsigned S = V.S;
+  uint32_t Kind = (Op % CollSubGroup) / 16;
+  Combine C;
+  Mode M;
+  if (collectiveArithmetic(Kind, C, M) && (Op & CollClustered)) {
+    clusteredReduce(V, C);
+  } else if (collectiveArithmetic(Kind, C, M)) {
+    arithmetic(V, C, M);
+  } else if (Kind == CollAll || Kind == CollAny || Kind == CollAllEqual) {
+    vote(V, Kind);
+  } else if (Kind == CollBroadcast) {
+    broadcast(V, (Op & CollNonUniform) != 0);
+  } else if (Kind == CollBroadcastFirst) {
+    V.splat(V.slotOf(V.First));
+  } else if (Kind == CollElect) {
+    V.store(B.CreateZExt(
+        B.CreateICmpEQ(V.laneIds(), B.CreateVectorSplat(S, V.First)), V.VecTy));
+  } else if ((Kind >= CollShuffle && Kind <= CollShuffleDown) ||
+             Kind == CollRotate) {
+    shuffle(V, Op);
+  } else { // CollBallot: bit i for active local id i whose int predicate
+           // is not 0
+    auto *I32Vec = FixedVectorType::get(B.getInt32Ty(), S);
+    Value *Pred = B.CreateICmpNE(B.CreateTrunc(V.Old, I32Vec),
+                                 Constant::getNullValue(I32Vec));
+    V.splat(B.CreateZExt(
+        B.CreateBitCast(B.CreateAnd(Pred, V.Active), B.getIntNTy(S)),
+        B.getInt64Ty()));
+  }
 }
 
 } // namespace
@@ -206,7 +413,8 @@ bool inlineSubGroupOp(uint32_t Op, bool Diverged) {
   // Integer clusters only (in butterfly order), and with every work-item
   // here (the runtime reduces a split sub-group's work-items as one).
   if (Op & CollClustered)
-    return !Diverged && collectiveArithmetic(Kind, C, M) && M == Mode::Reduce && !Float;
+    return !Diverged && collectiveArithmetic(Kind, C, M) && M == Mode::Reduce &&
+           !Float;
   if (collectiveArithmetic(Kind, C, M))
     return !Float || C == Combine::Add || C == Combine::Mul ||
            C == Combine::Min || C == Combine::Max;
@@ -233,7 +441,6 @@ Value *emitInlineSubGroupOp(IRBuilder<> &B, uint32_t Op, Value *Values,
   Type *I64 = B.getInt64Ty(), *I32 = B.getInt32Ty();
   unsigned S = hostSubGroupSize();
   uint32_t Kind = (Op % CollSubGroup) / 16;
-  bool NonUniform = (Op & CollNonUniform) != 0;
   // Full sub-groups only: the last one of a group may be partial.
   Value *Full = B.CreateAnd(N, B.getInt64(~uint64_t(S - 1)), "full");
   if (Kind == CollReconverge)
@@ -271,159 +478,21 @@ Value *emitInlineSubGroupOp(IRBuilder<> &B, uint32_t Op, Value *Values,
       B.CreateBinaryIntrinsic(Intrinsic::cttz, ActiveBits, B.getTrue()), I64,
       "first");
   Value *Old = B.CreateAlignedLoad(VecTy, At, Align(8), "slots");
-  // Results go to the active work-items' slots only.
-  auto Store = [&](Value *V) {
-    B.CreateAlignedStore(States ? B.CreateSelect(Active, V, Old) : V, At,
-                         Align(8));
-  };
-  auto Splat = [&](Value *X) { Store(B.CreateVectorSplat(S, X)); };
-
   ElementType E = elementType(Ctx, Op);
-  auto *TVec = FixedVectorType::get(E.Ty, S);
-  // The slots hold each operand's bits zero-extended (collectiveToBits).
-  auto Decode = [&](Value *Bits) -> Value * {
-    unsigned W = E.Ty->getPrimitiveSizeInBits().getFixedValue();
-    Value *Int = B.CreateTrunc(Bits, FixedVectorType::get(B.getIntNTy(W), S));
-    return B.CreateBitCast(Int, TVec);
-  };
-  auto Encode = [&](Value *V) {
-    unsigned W = E.Ty->getPrimitiveSizeInBits().getFixedValue();
-    return B.CreateZExt(
-        B.CreateBitCast(V, FixedVectorType::get(B.getIntNTy(W), S)), VecTy);
-  };
-  auto NotZero = [&](Value *V) {
-    return E.Ty->isFloatingPointTy()
-               ? B.CreateFCmpUNE(V, Constant::getNullValue(TVec))
-               : B.CreateICmpNE(V, Constant::getNullValue(TVec));
-  };
-  auto Flag = [&](Value *Bit) { // int 0 or 1
-    Splat(B.CreateZExt(Bit, I64));
-  };
-  auto Inactive = [&] { return B.CreateNot(Active); };
-  auto SlotOf = [&](Value *Lane) {
-    return B.CreateAlignedLoad(I64, B.CreateInBoundsGEP(I64, At, Lane),
-                               Align(8));
-  };
-
-  Combine C;
-  Mode M;
-  if (collectiveArithmetic(Kind, C, M) && (Op & CollClustered)) {
-    // sub_group_clustered_reduce_* (every work-item here: the caller
-    // passes no states): the cluster size is the index argument (the same
-    // in every work-item); 0 or not a power of two (undefined) is the whole
-    // sub-group, as in the runtime. Butterfly steps: at step K each lane
-    // combines with lane ^ K while K is below the cluster size, so every
-    // lane ends with its aligned cluster's reduction (the integer
-    // operations are associative and commutative).
-    Value *Size = B.CreateAlignedLoad(
-        I64, B.CreateInBoundsGEP(I64, Args, I), Align(8), "cluster");
-    Value *Pow2 = B.CreateAnd(
-        B.CreateICmpNE(Size, B.getInt64(0)),
-        B.CreateICmpEQ(B.CreateAnd(Size, B.CreateSub(Size, B.getInt64(1))),
-                       B.getInt64(0)));
-    Size = B.CreateSelect(Pow2, Size, B.getInt64(S));
-    Value *V = Decode(Old);
-    if (C == Combine::LAnd || C == Combine::LOr || C == Combine::LXor)
-      V = B.CreateZExt(B.CreateICmpNE(V, Constant::getNullValue(TVec)), TVec);
-    for (unsigned K = 1; K < S; K *= 2) {
-      SmallVector<int, 16> Mask;
-      for (unsigned L = 0; L < S; ++L)
-        Mask.push_back(int(L ^ K));
-      Value *Pair = B.CreateShuffleVector(V, V, Mask);
-      V = B.CreateSelect(B.CreateICmpULT(B.getInt64(K), Size),
-                         combine(B, C, E, V, Pair), V);
-    }
-    Store(Encode(V));
-  } else if (collectiveArithmetic(Kind, C, M)) {
-    // Inactive lanes take the identity: every active lane's scan then
-    // combines exactly the active lanes before it (the floating-point
-    // ones too: a sum from +0 is never -0, so adding +0 changes nothing;
-    // 1 multiplies exactly; an infinity never wins a min or max).
-    Value *V = Decode(Old);
-    if (States)
-      V = B.CreateSelect(
-          Active, V,
-          ConstantVector::getSplat(ElementCount::getFixed(S),
-                                   identity(C, E)));
-    Store(Encode(arithmeticLanes(B, C, M, E, V, S)));
-  } else if (Kind == CollAll || Kind == CollAny) {
-    Value *Bits = NotZero(Decode(Old));
-    Flag(Kind == CollAll ? B.CreateAndReduce(B.CreateOr(Bits, Inactive()))
-                         : B.CreateOrReduce(B.CreateAnd(Bits, Active)));
-  } else if (Kind == CollAllEqual) {
-    Value *V = Decode(Old);
-    Value *Lead = B.CreateVectorSplat(S, B.CreateExtractElement(V, First));
-    Value *Eq = E.Ty->isFloatingPointTy() ? B.CreateFCmpOEQ(V, Lead)
-                                          : B.CreateICmpEQ(V, Lead);
-    Flag(B.CreateAndReduce(B.CreateOr(Eq, Inactive())));
-  } else if (Kind == CollBroadcast) {
-    // The source: the first active work-item's index (the same in every
-    // work-item). Outside the sub-group (undefined): the first active
-    // work-item's value for the non-uniform broadcast and for a sub-group
-    // split between sync points, 0 for the uniform one, as the runtime.
-    Value *From = B.CreateAlignedLoad(
-        I64, B.CreateInBoundsGEP(I64, Args, B.CreateAdd(I, First)), Align(8),
-        "from");
-    Value *In = B.CreateICmpULT(From, B.getInt64(S));
-    Value *Src = SlotOf(B.CreateSelect(In, From, First));
-    Value *All = B.CreateICmpEQ(ActiveBits, B.getIntN(S, ~uint64_t(0)));
-    Value *Keep = NonUniform ? B.getTrue() : B.CreateOr(In, B.CreateNot(All));
-    Splat(B.CreateSelect(Keep, Src, B.getInt64(0)));
-  } else if (Kind == CollBroadcastFirst) {
-    Splat(SlotOf(First));
-  } else if (Kind == CollElect) {
-    SmallVector<Constant *, 16> Ids;
-    for (unsigned L = 0; L < S; ++L)
-      Ids.push_back(B.getInt64(L));
-    Store(B.CreateZExt(B.CreateICmpEQ(ConstantVector::get(Ids),
-                                      B.CreateVectorSplat(S, First)),
-                       VecTy));
-  } else if ((Kind >= CollShuffle && Kind <= CollShuffleDown) ||
-             Kind == CollRotate) {
-    // Each lane's source lane (scheduler/Collectives.cpp, shuffle()): from
-    // its index, mask or delta; a source outside the sub-group (undefined)
-    // is the lane itself. Rotations: within the sub-group (a full one is
-    // the maximum size), or within clusters of the size in the Op. Every
-    // lane reads the slots as they were; only the active ones take a
-    // result.
-    Value *A = B.CreateAlignedLoad(VecTy, B.CreateInBoundsGEP(I64, Args, I),
-                                   Align(8), "arg");
-    SmallVector<Constant *, 16> Ids;
-    for (unsigned L = 0; L < S; ++L)
-      Ids.push_back(B.getInt64(L));
-    Value *Lane = ConstantVector::get(Ids);
-    Value *Src = A;
-    if (Kind == CollShuffleXor)
-      Src = B.CreateXor(Lane, A);
-    else if (Kind == CollShuffleUp)
-      Src = B.CreateSub(Lane, A); // below 0: a large value
-    else if (Kind == CollShuffleDown)
-      Src = B.CreateAdd(Lane, A);
-    else if (Kind == CollRotate) {
-      uint64_t Cluster = S;
-      if (Op & CollClustered)
-        Cluster = uint64_t(1) << ((Op >> CollClusterShift) - 1);
-      // The delta is an int; a cluster is a power of two, so the
-      // non-negative remainder is a mask.
-      Value *Delta = B.CreateSExt(
-          B.CreateTrunc(A, FixedVectorType::get(I32, S)), VecTy);
-      Value *Low = B.CreateVectorSplat(S, B.getInt64(Cluster - 1));
-      Src = B.CreateOr(B.CreateAnd(Lane, B.CreateNot(Low)),
-                       B.CreateAnd(B.CreateAdd(Lane, Delta), Low));
-    }
-    Value *In = B.CreateICmpULT(Src, B.CreateVectorSplat(S, B.getInt64(S)));
-    Value *From = B.CreateSelect(In, Src, Lane);
-    Store(B.CreateMaskedGather(VecTy, B.CreateInBoundsGEP(I64, At, From),
-                               Align(8)));
-  } else { // CollBallot: bit i for active local id i whose int predicate
-           // is not 0
-    Value *Pred = B.CreateICmpNE(
-        B.CreateTrunc(Old, FixedVectorType::get(I32, S)),
-        Constant::getNullValue(FixedVectorType::get(I32, S)));
-    Splat(B.CreateZExt(B.CreateBitCast(B.CreateAnd(Pred, Active),
-                                       B.getIntNTy(S)),
-                       I64));
-  }
+  SubGroupVector V{.B = B,
+                   .S = S,
+                   .E = E,
+                   .VecTy = VecTy,
+                   .TVec = FixedVectorType::get(E.Ty, S),
+                   .I = I,
+                   .At = At,
+                   .Args = Args,
+                   .States = States,
+                   .Active = Active,
+                   .ActiveBits = ActiveBits,
+                   .First = First,
+                   .Old = Old};
+  emitOperation(V, Op);
   B.CreateBr(Latch);
   B.SetInsertPoint(Latch);
   Value *Next = B.CreateAdd(I, B.getInt64(S), "sg.next", true, true);

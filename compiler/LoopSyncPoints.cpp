@@ -8,7 +8,7 @@
 // access for a 256 KiB stride): the local-memory reduction in bench/ ran
 // at 2% of the copy bandwidth.
 //
-// In a kernel on the barrier-region path (compiler/BarrierRegions.cpp),
+// In a kernel on the barrier-region path (compiler/regions/),
 // this pass puts a sync point at the header of such a loop: each iteration
 // becomes a region, run for every work-item of the group by one vectorized
 // loop over the work-items (adjacent work-items, adjacent addresses), with

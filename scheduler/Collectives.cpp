@@ -283,7 +283,7 @@ void runNonUniform(uint64_t *S, const uint64_t *A, size_t N,
                    const uint8_t *Active, uint32_t Op, size_t MaxSubGroup) {
   uint32_t Kind = (Op % CollSubGroup) / 16;
   if (Kind == CollReconverge)
-    return; // a meeting point only (compiler/Reconvergence.cpp)
+    return; // a meeting point only (compiler/passes/Reconvergence.cpp)
   if ((Kind >= CollShuffle && Kind <= CollShuffleDown) || Kind == CollRotate) {
     // Shuffles and rotations read by sub-group local id (an inactive
     // source is undefined); only the active work-items take a result, the
@@ -355,7 +355,7 @@ void groupCollective(const WorkGroupContext *Ctx, uint32_t Op, uint64_t *Values,
   uint32_t Kind = (Op % CollSubGroup) / 16;
   bool NonUniform = (Op & CollNonUniform) != 0;
   if (NonUniform && Kind == CollReconverge)
-    return; // a meeting point only (compiler/Reconvergence.cpp)
+    return; // a meeting point only (compiler/passes/Reconvergence.cpp)
   for (size_t Begin = 0; Begin < N; Begin += S) {
     size_t Count = std::min(S, N - Begin);
     uint64_t *V = Values + Begin;

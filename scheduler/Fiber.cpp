@@ -507,7 +507,7 @@ void runPass(Group &G, Fiber **Fs, size_t Begin, size_t End) {
 /// work-items waiting there (the active ones) and releases them; false if
 /// none waits at one. The site is one that no work-item waiting elsewhere
 /// can still reach in the same round of the loops around it
-/// (compiler/Barriers.cpp's table, compiler/Reconvergence.cpp), the lowest
+/// (compiler/Barriers.cpp's table, compiler/passes/Reconvergence.cpp), the lowest
 /// such in reverse post-order: the work-items of a divergent branch meet
 /// there, a site after the branches waits until both sides arrived (at
 /// the branch's reconvergence point), and one after a loop until the

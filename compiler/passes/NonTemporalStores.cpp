@@ -404,18 +404,13 @@ void versionLoops(ArrayRef<Candidate> Stores, ArrayRef<Value *> Streams,
   }
 }
 
-} // namespace
-
-PreservedAnalyses NonTemporalStoresPass::run(Function &F,
-                                             FunctionAnalysisManager &FAM) {
-  Module &M = *F.getParent();
-  if (F.isDeclaration() || !F.getName().starts_with("wg_") ||
-      F.arg_size() != 2 || !Triple(M.getTargetTriple()).isX86())
-    return PreservedAnalyses::all();
-  const DataLayout &DL = M.getDataLayout();
+/// The candidate stores of work-group function \p F (full-register vector
+/// stores into arguments it never reads through) and its releases (fences,
+/// atomics and calls that may release).
+void findCandidates(Function &F, SmallVectorImpl<Candidate> &Stores,
+                    SmallVectorImpl<Instruction *> &Releases) {
+  const DataLayout &DL = F.getParent()->getDataLayout();
   const Argument *Args = F.getArg(0), *Context = F.getArg(1);
-  SmallVector<Candidate, 16> Stores;
-  SmallVector<Instruction *, 8> Releases;
   SmallDenseMap<const Value *, bool> WriteOnly;
   SmallPtrSet<const Function *, 8> Visiting;
   for (BasicBlock &BB : F)
@@ -450,43 +445,40 @@ PreservedAnalyses NonTemporalStoresPass::run(Function &F,
       if (It->second)
         Stores.push_back({S, Arg});
     }
-  if (Stores.empty())
-    return PreservedAnalyses::all();
-  // A release in a loop that also stores non-temporally would drain the
-  // write-combining buffers on every iteration.
-  if (!Releases.empty()) {
-    LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
-    for (Instruction *R : Releases)
-      if (Loop *L = LI.getLoopFor(R->getParent()))
-        for (const Candidate &Cand : Stores)
-          if (L->contains(Cand.S))
-            return PreservedAnalyses::all();
+}
+
+/// Whether one of \p Releases is in a loop with one of \p Stores.
+bool releaseInStoreLoop(ArrayRef<Instruction *> Releases,
+                        ArrayRef<Candidate> Stores, LoopInfo &LI) {
+  for (Instruction *R : Releases)
+    if (Loop *L = LI.getLoopFor(R->getParent()))
+      for (const Candidate &Cand : Stores)
+        if (L->contains(Cand.S))
+          return true;
+  return false;
+}
+
+/// Whether stores of Elem-byte elements into an argument go past the
+/// last-level cache: the argument is a large buffer, or the launch has
+/// streamingStoreMinBytes() / Elem work-items. Computed at the function's
+/// entry, from the context (the second argument), once per element size and
+/// argument.
+class LargeOutput {
+public:
+  explicit LargeOutput(Function &F)
+      : F(F), DL(F.getParent()->getDataLayout()),
+        B(&*F.getEntryBlock().getFirstInsertionPt()) {
+    // The launch's work-item count and its large buffer arguments.
+    for (unsigned D = 0; D < 3; ++D) {
+      Value *N = contextField(offsetof(WorkGroupContext, GlobalSize) +
+                              D * sizeof(size_t));
+      Items = Items ? B.CreateMul(Items, N) : N;
+    }
+    StreamArgs = contextField(offsetof(WorkGroupContext, StreamArgs));
   }
 
-  LLVMContext &C = F.getContext();
-  Type *I64 = Type::getInt64Ty(C);
-  IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
-  auto ContextField = [&](size_t Offset) {
-    Value *P = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), F.getArg(1), Offset);
-    auto *L = B.CreateAlignedLoad(I64, P, Align(8));
-    L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(C, {}));
-    return L;
-  };
-  // The launch's work-item count and its large buffer arguments, from the
-  // context (the second argument).
-  Value *Items = nullptr;
-  for (unsigned D = 0; D < 3; ++D) {
-    Value *N = ContextField(offsetof(WorkGroupContext, GlobalSize) +
-                            D * sizeof(size_t));
-    Items = Items ? B.CreateMul(Items, N) : N;
-  }
-  Value *StreamArgs = ContextField(offsetof(WorkGroupContext, StreamArgs));
-  // Whether stores of Elem-byte elements into argument Arg go past the
-  // last-level cache: the argument is a large buffer, or the launch has
-  // streamingStoreMinBytes() / Elem work-items.
-  SmallDenseMap<uint64_t, Value *> ManyItems;
-  SmallDenseMap<std::pair<uint64_t, int>, Value *> LargeFor;
-  auto Large = [&](StoreInst *S, int Arg) {
+  Value *get(StoreInst *S, int Arg) {
+    Type *I64 = B.getInt64Ty();
     Type *T = S->getValueOperand()->getType()->getScalarType();
     uint64_t Elem =
         std::max<uint64_t>(1, DL.getTypeStoreSize(T).getFixedValue());
@@ -504,18 +496,36 @@ PreservedAnalyses NonTemporalStoresPass::run(Function &F,
       L = B.CreateOr(Many, B.CreateICmpNE(Bit, ConstantInt::get(I64, 0)));
     }
     return L;
-  };
-  for (const Candidate &Cand : Stores)
-    Large(Cand.S, Cand.Arg);
-  MDNode *NT = MDNode::get(
-      C, ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), 1)));
-  // Each store's alignment test, all before the CFG changes below: at the
-  // store, or, when its address advances through a loop by a multiple of
-  // the store size (a scan's running-sum loop, one vector per iteration),
-  // once before the loop from the address's start (the branch in the loop
-  // then tests a loop-invariant flag: 4 instructions fewer per vector).
-  LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
-  ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  }
+
+private:
+  Value *contextField(size_t Offset) {
+    Value *P = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), F.getArg(1), Offset);
+    auto *L = B.CreateAlignedLoad(B.getInt64Ty(), P, Align(8));
+    L->setMetadata(LLVMContext::MD_invariant_load,
+                   MDNode::get(F.getContext(), {}));
+    return L;
+  }
+
+  Function &F;
+  const DataLayout &DL;
+  IRBuilder<> B;
+  Value *Items = nullptr, *StreamArgs = nullptr;
+  SmallDenseMap<uint64_t, Value *> ManyItems;
+  SmallDenseMap<std::pair<uint64_t, int>, Value *> LargeFor;
+};
+
+/// Each store's stream flag (large output and aligned address), all before
+/// the CFG changes: the alignment tested at the store, or, when its address
+/// advances through a loop by a multiple of the store size (a scan's
+/// running-sum loop, one vector per iteration), once before the loop from
+/// the address's start (the branch in the loop then tests a loop-invariant
+/// flag: 4 instructions fewer per vector).
+SmallVector<Value *, 16> streamFlags(ArrayRef<Candidate> Stores,
+                                     LargeOutput &Large, LoopInfo &LI,
+                                     ScalarEvolution &SE,
+                                     const DataLayout &DL) {
+  Type *I64 = Type::getInt64Ty(SE.getContext());
   SCEVExpander Expander(SE, DL, "nt");
   SmallVector<Value *, 16> AlignedFor;
   for (const Candidate &Cand : Stores) {
@@ -544,15 +554,17 @@ PreservedAnalyses NonTemporalStoresPass::run(Function &F,
     Value *Aligned =
         AB.CreateICmpEQ(AB.CreateAnd(Addr, ConstantInt::get(I64, Bytes - 1)),
                         ConstantInt::get(I64, 0));
-    AlignedFor.push_back(AB.CreateAnd(Large(S, Cand.Arg), Aligned));
+    AlignedFor.push_back(AB.CreateAnd(Large.get(S, Cand.Arg), Aligned));
   }
-  // Loops whose every candidate store tests a loop-invariant flag run in
-  // two versions, one with non-temporal stores and one with ordinary ones,
-  // chosen once before the loop (versionLoops): no branch per store.
-  DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
-  SmallPtrSet<StoreInst *, 16> Versioned;
-  versionLoops(Stores, AlignedFor, LI, DT, SE, NT, DL, Versioned);
-  for (auto [Cand, Stream] : zip(Stores, AlignedFor)) {
+  return AlignedFor;
+}
+
+/// Each store \p Versioned does not hold: a branch on its flag (\p Streams)
+/// to a non-temporal copy of it or to the store as it was.
+void branchPerStore(ArrayRef<Candidate> Stores, ArrayRef<Value *> Streams,
+                    const SmallPtrSetImpl<StoreInst *> &Versioned, MDNode *NT,
+                    const DataLayout &DL) {
+  for (auto [Cand, Stream] : zip(Stores, Streams)) {
     StoreInst *S = Cand.S;
     if (Versioned.contains(S))
       continue;
@@ -566,6 +578,45 @@ PreservedAnalyses NonTemporalStoresPass::run(Function &F,
     NTStore->setMetadata(LLVMContext::MD_nontemporal, NT);
     S->moveBefore(Else);
   }
+}
+
+} // namespace
+
+PreservedAnalyses NonTemporalStoresPass::run(Function &F,
+                                             FunctionAnalysisManager &FAM) {
+  Module &M = *F.getParent();
+  if (F.isDeclaration() || !F.getName().starts_with("wg_") ||
+      F.arg_size() != 2 || !Triple(M.getTargetTriple()).isX86())
+    return PreservedAnalyses::all();
+  const DataLayout &DL = M.getDataLayout();
+  SmallVector<Candidate, 16> Stores;
+  SmallVector<Instruction *, 8> Releases;
+  findCandidates(F, Stores, Releases);
+  if (Stores.empty())
+    return PreservedAnalyses::all();
+  // A release in a loop that also stores non-temporally would drain the
+  // write-combining buffers on every iteration.
+  if (!Releases.empty() &&
+      releaseInStoreLoop(Releases, Stores, FAM.getResult<LoopAnalysis>(F)))
+    return PreservedAnalyses::all();
+
+  LLVMContext &C = F.getContext();
+  LargeOutput Large(F);
+  for (const Candidate &Cand : Stores)
+    Large.get(Cand.S, Cand.Arg);
+  MDNode *NT = MDNode::get(
+      C, ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), 1)));
+  LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+  ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  SmallVector<Value *, 16> AlignedFor =
+      streamFlags(Stores, Large, LI, SE, DL);
+  // Loops whose every candidate store tests a loop-invariant flag run in
+  // two versions, one with non-temporal stores and one with ordinary ones,
+  // chosen once before the loop (versionLoops): no branch per store.
+  DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  SmallPtrSet<StoreInst *, 16> Versioned;
+  versionLoops(Stores, AlignedFor, LI, DT, SE, NT, DL, Versioned);
+  branchPerStore(Stores, AlignedFor, Versioned, NT, DL);
   // Earlier non-temporal stores become visible before each release
   // (drainedBefore: unless it is or follows an mfence or sfence).
   Function *SFence = Intrinsic::getDeclaration(&M, Intrinsic::x86_sse_sfence);

@@ -6,7 +6,7 @@
 // different work-items, at least one a write, a data race with undefined
 // behavior, and the only synchronization inside a region is by atomics.
 // So the iterations of a work-item x-loop (compiler/WorkGroupFunction.cpp,
-// compiler/BarrierRegions.cpp) may run in any order or side by side.
+// compiler/regions/) may run in any order or side by side.
 //
 // The loop vectorizer cannot know that: for `out[i] += offsets[i / chunk]`
 // it must prove that `out` and `offsets` do not overlap, fails ("cannot

@@ -7,7 +7,7 @@
 // one after the other and joins them where the branch's paths meet again
 // (its immediate post-dominator). Both kernel paths release a waiting call
 // once no other waiting work-item of the sub-group can still reach it
-// (scheduler/Fiber.cpp, releaseNonUniform; compiler/WorkGroupFunction.cpp,
+// (scheduler/Fiber.cpp, releaseNonUniform; compiler/regions/RegionDriver.cpp,
 // pickSyncPoint). Without a meeting point, a work-item that finished its
 // side of a branch in a loop would run on into the next round and join the
 // work-items still in this round at their call:

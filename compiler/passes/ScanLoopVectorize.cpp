@@ -209,44 +209,32 @@ bool insideWidenedLoop(const Loop &L) {
   return false;
 }
 
-/// The scan loop \p L is, with its lanes per vector, or nullopt.
-std::optional<ScanLoop> matchScanLoop(Loop &L, ScalarEvolution &SE,
-                                      PredicatedScalarEvolution &PSE,
-                                      DominatorTree &DT,
-                                      const TargetTransformInfo &TTI,
-                                      const DataLayout &DL) {
+/// S.Chain: \p L's blocks as a straight line from header to latch (each
+/// but the latch falls through to the next, each but the header has that
+/// one predecessor); false if they are not one.
+bool matchChain(Loop &L, ScanLoop &S) {
   BasicBlock *Header = L.getHeader(), *Latch = L.getLoopLatch();
-  if (!L.isInnermost() || !L.isLoopSimplifyForm() || !L.isLCSSAForm(DT) ||
-      !Latch || L.getExitingBlock() != Latch || !L.getExitBlock())
-    return std::nullopt;
-  auto *LatchBr = dyn_cast<BranchInst>(Latch->getTerminator());
-  if (!LatchBr || !LatchBr->isConditional())
-    return std::nullopt;
-  ScanLoop S;
-  S.L = &L;
-  // A straight line of blocks: each but the latch falls through to the
-  // next, each but the header has that one predecessor.
   for (BasicBlock *BB = Header;;) {
     S.Chain.push_back(BB);
     if (BB == Latch)
       break;
     auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
     if (!Br || Br->isConditional() || !L.contains(Br->getSuccessor(0)))
-      return std::nullopt;
+      return false;
     BB = Br->getSuccessor(0);
     if (BB == Header || !BB->getSinglePredecessor())
-      return std::nullopt;
+      return false;
   }
-  if (S.Chain.size() != L.getNumBlocks())
-    return std::nullopt;
-  S.BackedgeTaken = SE.getBackedgeTakenCount(&L);
-  if (isa<SCEVCouldNotCompute>(S.BackedgeTaken) ||
-      SE.getTypeSizeInBits(S.BackedgeTaken->getType()) > 64)
-    return std::nullopt;
+  return S.Chain.size() == L.getNumBlocks();
+}
 
-  // Header phis: inductions and recurrences.
+/// S.IVs and S.Recs: \p L's header phis, inductions and recurrences; false
+/// for any other phi, or unless some running value is used in the loop
+/// (else it is a reduction, the loop vectorizer's own business) and no
+/// recurrence feeds another.
+bool matchHeaderPhis(Loop &L, ScalarEvolution &SE, ScanLoop &S) {
   SmallPtrSet<const Value *, 8> RecValues;
-  for (PHINode &P : Header->phis()) {
+  for (PHINode &P : L.getHeader()->phis()) {
     InductionDescriptor ID;
     if (InductionDescriptor::isInductionPHI(&P, &L, &SE, ID) &&
         ID.getKind() == InductionDescriptor::IK_IntInduction &&
@@ -256,19 +244,17 @@ std::optional<ScanLoop> matchScanLoop(Loop &L, ScalarEvolution &SE,
     }
     std::optional<Recurrence> R = matchRecurrence(P, L);
     if (!R)
-      return std::nullopt;
+      return false;
     S.Recs.push_back(*R);
     RecValues.insert(R->Phi);
     RecValues.insert(R->Next);
   }
   if (S.Recs.empty())
-    return std::nullopt;
-  // At least one running value is used in the loop (else it is a reduction,
-  // the loop vectorizer's own business), and no recurrence feeds another.
+    return false;
   bool Scan = false;
   for (const Recurrence &R : S.Recs) {
     if (dependsOn(R.Operand, L, RecValues))
-      return std::nullopt;
+      return false;
     for (Value *V : {static_cast<Value *>(R.Phi), static_cast<Value *>(R.Next)})
       for (User *U : V->users())
         if (auto *UI = dyn_cast<Instruction>(U);
@@ -276,11 +262,19 @@ std::optional<ScanLoop> matchScanLoop(Loop &L, ScalarEvolution &SE,
             !(isa<PHINode>(UI) && throughCopies(UI, L) == R.Next))
           Scan = true;
   }
-  if (!Scan)
-    return std::nullopt;
+  return Scan;
+}
 
-  // Every instruction: what it is and whether lanes past the end may run it.
-  unsigned WidestBits = 8;
+/// Whether every instruction of \p S's loop is one a vector iteration can
+/// run, lanes past the end included (see the file comment); \p WidestBits:
+/// the widest lane type, at least 8.
+bool instructionsVectorize(const ScanLoop &S, ScalarEvolution &SE,
+                           PredicatedScalarEvolution &PSE, const DataLayout &DL,
+                           unsigned &WidestBits) {
+  Loop &L = *S.L;
+  BasicBlock *Header = L.getHeader();
+  const Instruction *LatchBr = L.getLoopLatch()->getTerminator();
+  WidestBits = 8;
   bool SeenStore = false;
   auto NoteLane = [&](Type *Ty) {
     if (!isLaneType(Ty, DL))
@@ -297,42 +291,42 @@ std::optional<ScanLoop> matchScanLoop(Loop &L, ScalarEvolution &SE,
   };
   for (const Recurrence &R : S.Recs)
     if (!NoteLane(R.Phi->getType()))
-      return std::nullopt;
+      return false;
   for (BasicBlock *BB : S.Chain) {
     for (Instruction &I : *BB) {
       if (&I == LatchBr || isOptimizerHint(I))
         continue;
       if (auto *Br = dyn_cast<BranchInst>(&I)) {
         if (Br->isConditional())
-          return std::nullopt;
+          return false;
         continue;
       }
       if (auto *P = dyn_cast<PHINode>(&I)) {
         if (BB != Header && P->getNumIncomingValues() != 1)
-          return std::nullopt;
+          return false;
         continue;
       }
       if (I.getType()->isVectorTy() || any_of(I.operands(), [](const Use &U) {
             return U->getType()->isVectorTy();
           }))
-        return std::nullopt;
+        return false;
       if (auto *Ld = dyn_cast<LoadInst>(&I)) {
         if (!Ld->isSimple() || !NoteLane(Ld->getType()) ||
             !Consecutive(Ld->getPointerOperand(), Ld->getType()))
-          return std::nullopt;
+          return false;
         // Loaded for VF iterations at once: not below a store.
         if (SeenStore && any_of(S.Recs, [&](const Recurrence &R) {
               SmallPtrSet<const Value *, 1> Root = {Ld};
               return dependsOn(R.Operand, L, Root);
             }))
-          return std::nullopt;
+          return false;
         continue;
       }
       if (auto *St = dyn_cast<StoreInst>(&I)) {
         Type *Ty = St->getValueOperand()->getType();
         if (!St->isSimple() || !NoteLane(Ty) ||
             !Consecutive(St->getPointerOperand(), Ty))
-          return std::nullopt;
+          return false;
         SeenStore = true;
         continue;
       }
@@ -340,40 +334,73 @@ std::optional<ScanLoop> matchScanLoop(Loop &L, ScalarEvolution &SE,
         Intrinsic::ID ID = CI->getIntrinsicID();
         if (ID == Intrinsic::not_intrinsic || !isTriviallyVectorizable(ID) ||
             !isSafeToSpeculativelyExecute(CI))
-          return std::nullopt;
+          return false;
         for (unsigned A = 0; A < CI->arg_size(); ++A)
           if (isVectorIntrinsicWithScalarOpAtArg(ID, A) &&
               !L.isLoopInvariant(CI->getArgOperand(A)))
-            return std::nullopt;
+            return false;
         continue;
       }
       if (!(isa<BinaryOperator>(I) || isa<UnaryOperator>(I) ||
             isa<CastInst>(I) || isa<CmpInst>(I) || isa<SelectInst>(I) ||
             isa<GetElementPtrInst>(I) || isa<FreezeInst>(I)) ||
           !isSafeToSpeculativelyExecute(&I))
-        return std::nullopt;
+        return false;
     }
   }
-  unsigned RegBits =
-      TTI.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector)
-          .getFixedValue();
-  S.VF = std::min(16u, RegBits / WidestBits);
-  if (S.VF < 2)
-    return std::nullopt;
-  // The last iterations run masked.
+  return true;
+}
+
+/// Whether the target has the masked loads and stores of \p S's VF lanes
+/// that the last iterations run with.
+bool maskedAccessesLegal(const ScanLoop &S, const TargetTransformInfo &TTI) {
   for (BasicBlock *BB : S.Chain)
     for (Instruction &I : *BB) {
       auto *Ld = dyn_cast<LoadInst>(&I);
       auto *St = dyn_cast<StoreInst>(&I);
       if (Ld && !TTI.isLegalMaskedLoad(
                     FixedVectorType::get(Ld->getType(), S.VF), Ld->getAlign()))
-        return std::nullopt;
+        return false;
       if (St &&
           !TTI.isLegalMaskedStore(
               FixedVectorType::get(St->getValueOperand()->getType(), S.VF),
               St->getAlign()))
-        return std::nullopt;
+        return false;
     }
+  return true;
+}
+
+/// The scan loop \p L is, with its lanes per vector, or nullopt.
+std::optional<ScanLoop> matchScanLoop(Loop &L, ScalarEvolution &SE,
+                                      PredicatedScalarEvolution &PSE,
+                                      DominatorTree &DT,
+                                      const TargetTransformInfo &TTI,
+                                      const DataLayout &DL) {
+  BasicBlock *Latch = L.getLoopLatch();
+  if (!L.isInnermost() || !L.isLoopSimplifyForm() || !L.isLCSSAForm(DT) ||
+      !Latch || L.getExitingBlock() != Latch || !L.getExitBlock())
+    return std::nullopt;
+  auto *LatchBr = dyn_cast<BranchInst>(Latch->getTerminator());
+  if (!LatchBr || !LatchBr->isConditional())
+    return std::nullopt;
+  ScanLoop S;
+  S.L = &L;
+  if (!matchChain(L, S))
+    return std::nullopt;
+  S.BackedgeTaken = SE.getBackedgeTakenCount(&L);
+  if (isa<SCEVCouldNotCompute>(S.BackedgeTaken) ||
+      SE.getTypeSizeInBits(S.BackedgeTaken->getType()) > 64)
+    return std::nullopt;
+  unsigned WidestBits;
+  if (!matchHeaderPhis(L, SE, S) ||
+      !instructionsVectorize(S, SE, PSE, DL, WidestBits))
+    return std::nullopt;
+  unsigned RegBits =
+      TTI.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector)
+          .getFixedValue();
+  S.VF = std::min(16u, RegBits / WidestBits);
+  if (S.VF < 2 || !maskedAccessesLegal(S, TTI))
+    return std::nullopt;
   return S;
 }
 

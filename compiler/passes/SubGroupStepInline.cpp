@@ -1,9 +1,10 @@
 //===- SubGroupStepInline.cpp - sub-group steps after vectorizing ---------===//
 //
-// A sub-group stretch (emitSubGroupStretch in compiler/WorkGroupFunction.cpp)
-// runs, per sub-group, a region as a loop over the sub-group's S work-items,
-// then the sub-group collective (`<K>.collective.sg`, compiler/BarrierRegions.
-// cpp) across one vector of S lanes, then the next region. The vectorizer
+// A sub-group stretch (emitSubGroupStretch in
+// compiler/regions/RegionDriver.cpp) runs, per sub-group, a region as a loop
+// over the sub-group's S work-items, then the sub-group collective
+// (`<K>.collective.sg`, compiler/regions/CollectiveSteps.cpp) across one
+// vector of S lanes, then the next region. The vectorizer
 // widens each such loop into one vector iteration; the collective is vector
 // code from the start. Inlined early, the collective would meet the
 // scalarizer the x-loops need (ScalarizeWorkItemLoops splits every vector

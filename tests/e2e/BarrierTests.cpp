@@ -1,7 +1,7 @@
 // End-to-end: barrier() / work_group_barrier() (OpenCL C 6.13.8 and 6.15.8
 // "Synchronization Functions"). The barrier corpus: each shape (named after
 // its control flow) runs on both paths, barrier regions (the default,
-// compiler/BarrierRegions.cpp) and fibers (-clcpu-force-fibers), against a
+// compiler/regions/) and fibers (-clcpu-force-fibers), against a
 // host reference. Shapes: several barriers, barriers in for/while/do loops
 // with break and continue, nested loops, uniform branches, private arrays
 // and pointers to private variables across barriers, a barrier in a helper

@@ -293,7 +293,7 @@ TEST_CASE("6.15.19.3-5: active sets per round: both sides of an if in a "
   // The active set of a non-uniform call is the work-items of the sub-group
   // that reach it in the same round of every loop around it: the set a SIMD
   // machine has, which joins the two sides of a branch where they meet
-  // (compiler/Reconvergence.cpp).
+  // (compiler/passes/Reconvergence.cpp).
   Env E;
   const size_t S = subGroupWidth(E.D);
   const char *Src = R"(

@@ -541,7 +541,7 @@ kernel void fs(global const float *in, global float *out) {
   CHECK(Bad == 0);
 }
 
-TEST_CASE("6.15.19, #8 (sub-group stretches, compiler/WorkGroupFunction.cpp "
+TEST_CASE("6.15.19, #8 (sub-group stretches, compiler/regions/RegionDriver.cpp "
           "emitSubGroupStretch): sub-group scans and broadcasts in a uniform "
           "loop with a sub-group barrier and a value carried across rounds, "
           "then a work-group barrier, run sub-group by sub-group when the x "

@@ -559,7 +559,7 @@ kernel void ring(global const int *in, global int *out) {
       S, std::regex("store <(4|8|16) x i32> [^,]+, ptr %lane0\\.addr")));
 }
 
-TEST_CASE("6.13.8 (barrier fast path, compiler/BarrierRegions.cpp): a "
+TEST_CASE("6.13.8 (barrier fast path, compiler/regions/): a "
           "kernel with barriers becomes one vectorized work-item loop per "
           "region",
           "[compiler]") {
@@ -770,7 +770,7 @@ kernel void sgs(global int *out, global const int *in) {
   CHECK(SlotLoads < SlotStores);
 }
 
-TEST_CASE("6.13.8 (barrier fast path, compiler/BarrierRegions.cpp): a "
+TEST_CASE("6.13.8 (barrier fast path, compiler/regions/): a "
           "value live across two barriers unchanged is stored once; the "
           "region between them, which an atomic keeps scalar, only reloads "
           "it",
@@ -932,7 +932,7 @@ void tree(global const float *in, global float *out) {
   CHECK(std::regex_search(Tree, std::regex("store <(4|8|16) x float> ")));
 }
 
-TEST_CASE("6.13.8 (barrier fast path, compiler/BarrierRegions.cpp): a "
+TEST_CASE("6.13.8 (barrier fast path, compiler/regions/): a "
           "uniform loop counter lives in one group-wide slot, and regions "
           "whose exit is uniform skip the scan of the work-items' states",
           "[compiler]") {
@@ -978,7 +978,7 @@ void stress(global int *out, int iters) {
   CHECK(Grid.find("states") != std::string::npos);
 }
 
-TEST_CASE("6.13.8 (barrier fast path, compiler/BarrierRegions.cpp): "
+TEST_CASE("6.13.8 (barrier fast path, compiler/regions/): "
           "uniform values of a loop with a single barrier stay uniform, "
           "saved in a second group-wide slot the collective step copies",
           "[compiler]") {
@@ -1033,7 +1033,7 @@ void hs(global const int *in, global int *out) {
   CHECK(Stores >= 3);
 }
 
-TEST_CASE("6.13.8 (barrier fast path, compiler/BarrierRegions.cpp): a "
+TEST_CASE("6.13.8 (barrier fast path, compiler/regions/): a "
           "value one work-item broadcasts through local memory is uniform "
           "after the barrier; a volatile one is not",
           "[compiler]") {
@@ -1102,7 +1102,7 @@ kernel void wait(volatile global int *flag, global int *out) {
   CHECK(P->Kernels.at(0).Path.find("independent forward progress") !=
         std::string::npos);
   // sub_group_broadcast of a vector (cl_khr_subgroup_extended_types): one
-  // scalar broadcast per component (compiler/VectorCollectives.cpp), on the
+  // scalar broadcast per component (compiler/passes/VectorCollectives.cpp), on the
   // barrier regions.
   REQUIRE(build(R"(
 kernel void bc(global float4 *p) {
@@ -1148,7 +1148,7 @@ TEST_CASE("cl_khr_subgroup_non_uniform_arithmetic (compiler/Barriers.cpp): "
   // Sites in reverse post-order: the if's call (0), the reconvergence
   // point where the if's sides meet (1), the one at the loop's exit (2:
   // the loop's exit block comes before its body), elect (3), the loop's
-  // call (4) (compiler/Reconvergence.cpp).
+  // call (4) (compiler/passes/Reconvergence.cpp).
   const char *Src = R"(
 kernel void nu(global int *out) {
   uint l = get_sub_group_local_id();
@@ -1177,7 +1177,7 @@ kernel void nu(global int *out) {
         std::vector<uint64_t>{30, 28, 8, 0, 12});
 }
 
-TEST_CASE("cl_khr_subgroup_non_uniform_arithmetic (compiler/BarrierRegions.cpp "
+TEST_CASE("cl_khr_subgroup_non_uniform_arithmetic (compiler/regions/ "
           "and emitRegionDriver): non-uniform calls take the barrier regions "
           "with the table of which sync points can reach which",
           "[compiler]") {
