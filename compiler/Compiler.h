@@ -60,9 +60,9 @@ struct KernelInfo {
   /// Calls barrier()/work_group_barrier() or a work_group_* collective: Fn
   /// runs one work-item (Ctx->LocalId), each on its own fiber.
   bool PerWorkItem = false;
-  /// Barrier regions (compiler/BarrierRegions.cpp): the kernel has barriers
-  /// or collectives and Fn runs the whole group, region by region, with
-  /// this many bytes of scratch per work-item (WorkGroupContext::Scratch).
+  /// Barrier regions (compiler/regions/): the kernel has barriers or
+  /// collectives and Fn runs the whole group, region by region, with this
+  /// many bytes of scratch per work-item (WorkGroupContext::Scratch).
   /// 0: no regions (a barrier-free kernel, or PerWorkItem).
   size_t RegionScratch = 0;
   /// How the kernel runs and why (CLCPU_LOG_KERNEL_PATHS): "work-item

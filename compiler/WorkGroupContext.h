@@ -3,12 +3,12 @@
 
 // The one structure the runtime hands to a generated work-group function
 // `void wg_<kernel>(void **Args, const WorkGroupContext *Ctx)`. The layout is
-// fixed: compiler/WorkGroupFunction.cpp reads these fields by index
-// (size_t words 0..14, the 32-bit work_dim at word 15, LocalMem at word 16,
-// EnqueuedLocalSize at 17..19, LocalId at 20..22, Barrier at 23, Collective
-// at 24, Group at 25, SubGroupSize at 26, SubGroupBarrier at 27, Yield at
-// 28, LocalEnd at 29, PrivateLo at 30, PrivateHi at 31, Scratch at 32,
-// GroupCollective at 33, ScratchEnd at 34).
+// fixed: the generated code reads these fields by index
+// (compiler/ContextWords.h; size_t words 0..14, the 32-bit work_dim at word
+// 15, LocalMem at word 16, EnqueuedLocalSize at 17..19, LocalId at 20..22,
+// Barrier at 23, Collective at 24, Group at 25, SubGroupSize at 26,
+// SubGroupBarrier at 27, Yield at 28, LocalEnd at 29, PrivateLo at 30,
+// PrivateHi at 31, Scratch at 32, GroupCollective at 33, ScratchEnd at 34).
 
 #include <cstddef>
 #include <cstdint>
@@ -70,8 +70,8 @@ struct WorkGroupContext {
   void *PrivateHi;
   /// Barrier regions only (KernelInfo::RegionScratch > 0): the group's
   /// per-work-item scratch, RegionScratch bytes per work-item of the
-  /// enqueued local size, 64-byte aligned (compiler/BarrierRegions.cpp has
-  /// the layout).
+  /// enqueued local size, 64-byte aligned (compiler/regions/ScratchLayout.cpp
+  /// has the layout).
   void *Scratch;
   /// Barrier regions: computes collective \p Op (as for Collective) over the
   /// \p N work-items' values \p Values in place; \p Args holds each
