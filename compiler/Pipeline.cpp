@@ -7,7 +7,7 @@
 //  3. integer division made trap-free        (passes/SafeIntegerDivision.cpp)
 //  4. a closed world: every helper inlined into the kernels     (this file)
 //  5. one work-group function `wg_<K>` per kernel  (WorkGroupFunction.cpp,
-//     regions in BarrierRegions.cpp, fibers in Barriers.cpp)
+//     regions in regions/, fibers in Barriers.cpp)
 //  6. program-scope variables checked against the device limit  (this file)
 //  7. the O3 pipeline with clcpu's passes at the vectorizer's start and the
 //     optimizer's end (passes/, in Passes.def order)             (this file)

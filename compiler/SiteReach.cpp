@@ -3,7 +3,7 @@
 // siteReach (declared in compiler/Internal.h): for the sync points of a
 // kernel with non-uniform sub-group functions, which can reach which in the
 // same round of the loops around the target. Both barrier paths release
-// waiting calls in that order (compiler/BarrierRegions.cpp,
+// waiting calls in that order (compiler/regions/,
 // compiler/Barriers.cpp).
 
 #include "compiler/Internal.h"

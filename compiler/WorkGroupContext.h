@@ -162,8 +162,8 @@ enum CollectiveKind : uint32_t {
 constexpr uint32_t CollSubGroup = 0x10000;
 /// Added to a sub-group Op: the sub_group_non_uniform_* (and elect, ballot,
 /// broadcast_first) form, over the sub-group's active work-items only: those
-/// that reach the call together (compiler/passes/Reconvergence.cpp). On fibers Y is
-/// the kernel's table of which call sites can follow which and Z the call
+/// that reach the call together (compiler/passes/Reconvergence.cpp). On fibers
+/// Y is the kernel's table of which call sites can follow which and Z the call
 /// site's number (compiler/Barriers.cpp).
 constexpr uint32_t CollNonUniform = 0x20000;
 /// Added to a sub-group reduction: sub_group_clustered_reduce_*, one result

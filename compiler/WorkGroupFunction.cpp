@@ -617,7 +617,7 @@ bool formWorkGroupFunction(Module &M, Function &F,
   Function *Body = cloneBody(M, F, K, layOutLocalVariables(M, F, KernelFns, K));
   // Three ways to run a kernel (K.Path says which, CLCPU_LOG_KERNEL_PATHS
   // prints it): without barriers, one loop over the work-items; with
-  // barriers or collectives, barrier regions (BarrierRegions.cpp); with
+  // barriers or collectives, barrier regions (regions/); with
   // a work-item waiting for another (a spin loop on an atomic), or a shape
   // the regions do not handle, one fiber per work-item (Barriers.cpp).
   replaceWorkItemCalls(*Body);

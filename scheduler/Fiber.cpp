@@ -377,10 +377,9 @@ __attribute__((visibility("hidden"))) void
 clcpu_fiber_sub_group_barrier_impl(const WorkGroupContext *C) {
   subGroupBarrierImpl(C);
 }
-__attribute__((visibility("hidden"))) uint64_t
-clcpu_fiber_collective_impl(const WorkGroupContext *C, uint32_t Op,
-                            uint64_t Value, uint64_t X, uint64_t Y,
-                            uint64_t Z) {
+__attribute__((visibility("hidden"))) uint64_t clcpu_fiber_collective_impl(
+    const WorkGroupContext *C, uint32_t Op, uint64_t Value, uint64_t X,
+    uint64_t Y, uint64_t Z) {
   return collectiveImpl(C, Op, Value, X, Y, Z);
 }
 void clcpu_fiber_barrier(const WorkGroupContext *C);
@@ -507,8 +506,8 @@ void runPass(Group &G, Fiber **Fs, size_t Begin, size_t End) {
 /// work-items waiting there (the active ones) and releases them; false if
 /// none waits at one. The site is one that no work-item waiting elsewhere
 /// can still reach in the same round of the loops around it
-/// (compiler/Barriers.cpp's table, compiler/passes/Reconvergence.cpp), the lowest
-/// such in reverse post-order: the work-items of a divergent branch meet
+/// (compiler/Barriers.cpp's table, compiler/passes/Reconvergence.cpp), the
+/// lowest such in reverse post-order: the work-items of a divergent branch meet
 /// there, a site after the branches waits until both sides arrived (at
 /// the branch's reconvergence point), and one after a loop until the
 /// loop's last round: the active sets of a SIMD machine that runs the

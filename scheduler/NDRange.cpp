@@ -136,8 +136,8 @@ struct Participant {
                  static_cast<size_t>(&Here - static_cast<char *>(C.PrivateLo)) <
                      J.StackBytes;
     // Work-group functions may leave non-temporal stores in flight
-    // (compiler/passes/NonTemporalStores.cpp), which no release orders: one sfence
-    // per thread and share of the launch makes them visible before this
+    // (compiler/passes/NonTemporalStores.cpp), which no release orders: one
+    // sfence per thread and share of the launch makes them visible before this
     // thread's part is reported done.
     struct StreamFence {
       ~StreamFence() {

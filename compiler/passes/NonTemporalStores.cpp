@@ -608,8 +608,7 @@ PreservedAnalyses NonTemporalStoresPass::run(Function &F,
       C, ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), 1)));
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
   ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
-  SmallVector<Value *, 16> AlignedFor =
-      streamFlags(Stores, Large, LI, SE, DL);
+  SmallVector<Value *, 16> AlignedFor = streamFlags(Stores, Large, LI, SE, DL);
   // Loops whose every candidate store tests a loop-invariant flag run in
   // two versions, one with non-temporal stores and one with ordinary ones,
   // chosen once before the loop (versionLoops): no branch per store.

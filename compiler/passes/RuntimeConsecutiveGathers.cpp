@@ -609,12 +609,14 @@ void guard(IntrinsicInst *II, const DataLayout &DL, LoopInfo &LI,
     IRBuilder<> TB(ThenTerm), EB(ElseTerm);
     Type *IdxT = CD->Rem->getType();
     Value *LeftThen = TB.CreateSub(CD->Left, ConstantInt::get(T, 1));
-    // Reduced mod M: with a step larger than N the index passes M when
-    // the count runs out without any lane wrapping, and the other side's
-    // loads start at lane 0's address (r = Y0 mod M).
-    Value *RemThen =
-        TB.CreateAnd(TB.CreateAdd(CD->Rem, ConstantInt::get(IdxT, CD->Step)),
-                     ConstantInt::get(IdxT, L.PowerOf2M - 1), "countdown.next");
+    Value *RemThen = TB.CreateAdd(CD->Rem, ConstantInt::get(IdxT, CD->Step));
+    // With a step larger than N the index passes M when the count runs out
+    // although no lane wraps, and the other side's loads start at lane 0's
+    // address: reduced mod M. (A step of at most N reaches at most M, which
+    // the other side takes as 0 lanes before the wrap.)
+    if (CD->Step > N)
+      RemThen = TB.CreateAnd(RemThen, ConstantInt::get(IdxT, L.PowerOf2M - 1),
+                             "countdown.next");
     auto [RemElse, LeftElse] = countFrom(
         EB, EB.CreateAdd(L.Y0, ConstantInt::get(L.Y0->getType(), CD->Step)), L,
         N, CD->Step);

@@ -26,9 +26,10 @@ llvm::Function *emitCollectiveStep(const RegionPlan &P);
 /// of the sub-group sync points P.SubGroupSyncs, for the one full sub-group
 /// whose first linear local id is \p first only (every work-item of it
 /// stopped there: the regions before have uniform exits). Inlined with a
-/// constant region after the vectorizer (compiler/passes/SubGroupStepInline.cpp):
-/// the sub-group's slots as one vector, the operation across its lanes, one
-/// store. Its slot accesses get their tags from \p Aliases.
+/// constant region after the vectorizer
+/// (compiler/passes/SubGroupStepInline.cpp): the sub-group's slots as one
+/// vector, the operation across its lanes, one store. Its slot accesses get
+/// their tags from \p Aliases.
 llvm::Function *emitSubGroupStep(const RegionPlan &P, SlotAliases &Aliases);
 
 } // namespace clcpu::compiler::regions

@@ -572,8 +572,7 @@ kernel void sgloop(global const int *in, global int *out, int rounds,
   const int Rounds = 5;
   // {x, y} local sizes: x a multiple of S (a stretch), and not.
   const std::vector<std::array<size_t, 2>> Shapes = {
-      {8 * S, 1}, {6 * S, 1}, {2 * S, 4}, {S, 3}, {S + 4, 2}, {100, 1},
-      {1, 1}};
+      {8 * S, 1}, {6 * S, 1}, {2 * S, 4}, {S, 3}, {S + 4, 2}, {100, 1}, {1, 1}};
   for (const char *Opt : {"-cl-std=CL3.0", "-cl-std=CL3.0 -clcpu-force-fibers"})
     for (auto [Lx, Ly] : Shapes) {
       INFO(Opt << " local " << Lx << "x" << Ly);

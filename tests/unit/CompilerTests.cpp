@@ -1102,8 +1102,8 @@ kernel void wait(volatile global int *flag, global int *out) {
   CHECK(P->Kernels.at(0).Path.find("independent forward progress") !=
         std::string::npos);
   // sub_group_broadcast of a vector (cl_khr_subgroup_extended_types): one
-  // scalar broadcast per component (compiler/passes/VectorCollectives.cpp), on the
-  // barrier regions.
+  // scalar broadcast per component (compiler/passes/VectorCollectives.cpp), on
+  // the barrier regions.
   REQUIRE(build(R"(
 kernel void bc(global float4 *p) {
   size_t g = get_global_id(0);

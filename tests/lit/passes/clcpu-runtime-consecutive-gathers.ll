@@ -145,11 +145,7 @@ exit:
 ; CHECK-NEXT: br i1 %countdown.adjacent, label %[[VEC:[0-9A-Za-z._]+]], label %[[WRAP:[0-9A-Za-z._]+]], !prof
 ; CHECK: {{^}}[[VEC]]:
 ; CHECK-DAG: sub i32 %countdown.left, 1
-; CHECK-DAG: [[NEXT:%.*]] = add i64 %[[REM]], 8
-; The carried index stays reduced mod 256: with a step of more than 8 it
-; would pass 256 when the count runs out, and the wrapping side's loads
-; would start past the array.
-; CHECK-DAG: %countdown.next = and i64 [[NEXT]], 255
+; CHECK-DAG: add i64 %[[REM]], 8
 ; CHECK-DAG: load <8 x i32>, ptr %lane0.addr, align 4
 ; CHECK: {{^}}[[WRAP]]:
 ; CHECK: [[LOW:%.*]] = getelementptr i8, ptr %lane0.addr, i64 -1024
@@ -176,6 +172,39 @@ loop:
   %op = getelementptr inbounds <8 x i32>, ptr %out, i64 %i
   store <8 x i32> %v, ptr %op, align 4
   %lid.next = add <8 x i32> %lid, <i32 8, i32 8, i32 8, i32 8, i32 8, i32 8, i32 8, i32 8>
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+
+exit:
+  ret void
+}
+
+; A step of 16 lanes, more than the 8 of a vector: when the count of
+; adjacent iterations runs out, lane 0's carried index may have passed 256
+; with no lane wrapping (3 + 16 * 16 = 259 for a start of 3); it stays
+; reduced mod 256, or the wrapping side's loads would start past the array.
+; CHECK-LABEL: define void @modular_pow2_step16(
+; CHECK: [[NEXT16:%.*]] = add i64 %{{countdown.index[0-9]*}}, 16
+; CHECK-NEXT: %countdown.next = and i64 [[NEXT16]], 255
+define void @modular_pow2_step16(ptr %s, ptr %out, i32 %start, i64 %n) {
+entry:
+  %st.ins = insertelement <8 x i32> poison, i32 %start, i64 0
+  %st.splat = shufflevector <8 x i32> %st.ins, <8 x i32> poison, <8 x i32> zeroinitializer
+  %lanes0 = add <8 x i32> %st.splat, <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7>
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %lid = phi <8 x i32> [ %lanes0, %entry ], [ %lid.next, %loop ]
+  %y = add <8 x i32> %lid, <i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1, i32 1>
+  %r = urem <8 x i32> %y, <i32 256, i32 256, i32 256, i32 256, i32 256, i32 256, i32 256, i32 256>
+  %r.ext = zext <8 x i32> %r to <8 x i64>
+  %addrs = getelementptr inbounds i32, ptr %s, <8 x i64> %r.ext
+  %v = call <8 x i32> @llvm.masked.gather.v8i32.v8p0(<8 x ptr> %addrs, i32 4, <8 x i1> <i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true>, <8 x i32> poison)
+  %op = getelementptr inbounds <8 x i32>, ptr %out, i64 %i
+  store <8 x i32> %v, ptr %op, align 4
+  %lid.next = add <8 x i32> %lid, <i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16, i32 16>
   %i.next = add i64 %i, 1
   %done = icmp eq i64 %i.next, %n
   br i1 %done, label %exit, label %loop
