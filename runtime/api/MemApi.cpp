@@ -184,6 +184,25 @@ bool outOfBounds(const Mem *M, size_t Offset, size_t Size) {
 }
 
 char *bytes(const MemRef &R) { return static_cast<char *>(R->data()); }
+
+/// clEnqueueReadBuffer / clEnqueueWriteBuffer: the buffer range and the
+/// host range of a transfer.
+cl_int checkTransfer(CommandQueue *Q, const Mem *M, size_t Offset, size_t Size,
+                     const void *Ptr) {
+  // CL_INVALID_VALUE if the region being read or written specified by
+  // (offset, size) is out of bounds or if ptr is a NULL value.
+  if (!Ptr)
+    return fail(CL_INVALID_VALUE, "ptr is NULL", Q->context());
+  // The host range must be an address range: [ptr, ptr + size) that
+  // wraps around the address space is no memory of the application's.
+  if (hostRangeWraps(Ptr, Size))
+    return fail(CL_INVALID_VALUE, "ptr + size wraps around the address space",
+                Q->context());
+  if (outOfBounds(M, Offset, Size))
+    return fail(CL_INVALID_VALUE, "(offset, size) is out of bounds",
+                Q->context());
+  return CL_SUCCESS;
+}
 } // namespace
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(
@@ -195,18 +214,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(
     Mem *M;
     if (cl_int Err = queueAndBuffer(command_queue, buffer, "buffer", Q, M))
       return Err;
-    // CL_INVALID_VALUE if the region being read or written specified by
-    // (offset, size) is out of bounds or if ptr is a NULL value.
-    if (!ptr)
-      return fail(CL_INVALID_VALUE, "ptr is NULL", Q->context());
-    // The host range must be an address range: [ptr, ptr + size) that
-    // wraps around the address space is no memory of the application's.
-    if (hostRangeWraps(ptr, size))
-      return fail(CL_INVALID_VALUE, "ptr + size wraps around the address space",
-                  Q->context());
-    if (outOfBounds(M, offset, size))
-      return fail(CL_INVALID_VALUE, "(offset, size) is out of bounds",
-                  Q->context());
+    if (cl_int Err = checkTransfer(Q, M, offset, size, ptr))
+      return Err;
     // CL_INVALID_OPERATION if clEnqueueReadBuffer is called on buffer which
     // has been created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS.
     if (!M->hostMayRead())
@@ -233,18 +242,8 @@ clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer,
     Mem *M;
     if (cl_int Err = queueAndBuffer(command_queue, buffer, "buffer", Q, M))
       return Err;
-    // CL_INVALID_VALUE if the region being read or written specified by
-    // (offset, size) is out of bounds or if ptr is a NULL value.
-    if (!ptr)
-      return fail(CL_INVALID_VALUE, "ptr is NULL", Q->context());
-    // The host range must be an address range: [ptr, ptr + size) that
-    // wraps around the address space is no memory of the application's.
-    if (hostRangeWraps(ptr, size))
-      return fail(CL_INVALID_VALUE, "ptr + size wraps around the address space",
-                  Q->context());
-    if (outOfBounds(M, offset, size))
-      return fail(CL_INVALID_VALUE, "(offset, size) is out of bounds",
-                  Q->context());
+    if (cl_int Err = checkTransfer(Q, M, offset, size, ptr))
+      return Err;
     // CL_INVALID_OPERATION if clEnqueueWriteBuffer is called on buffer which
     // has been created with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS.
     if (!M->hostMayWrite())
