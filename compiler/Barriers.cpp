@@ -19,8 +19,9 @@
 // (CollNonUniform): they run over the work-items that reach the call
 // together (scheduler/Fiber.cpp).
 
-#include "compiler/ContextWords.h"
+#include "compiler/ContextFields.h"
 #include "compiler/Internal.h"
+#include "compiler/KernelBody.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/PostOrderIterator.h>
@@ -207,10 +208,6 @@ std::optional<uint32_t> collectiveType(char C) {
   }
 }
 
-Value *ctxWord(IRBuilder<> &B, Value *Ctx, unsigned W, Type *Ty) {
-  return B.CreateLoad(Ty, B.CreateConstInBoundsGEP1_64(B.getInt64Ty(), Ctx, W));
-}
-
 } // namespace
 
 std::optional<std::pair<StringRef, StringRef>> demangleBuiltin(StringRef N) {
@@ -329,7 +326,7 @@ Value *fromBits(IRBuilder<> &B, Value *V, Type *Ty) {
 
 bool lowerWorkGroupSync(Function &Body) {
   LLVMContext &C = Body.getContext();
-  Value *Ctx = Body.getArg(Body.arg_size() - 4);
+  Value *Ctx = contextParam(Body);
   Type *I64 = Type::getInt64Ty(C), *I32 = Type::getInt32Ty(C);
   PointerType *Ptr = PointerType::getUnqual(C);
   auto *BarrierTy = FunctionType::get(Type::getVoidTy(C), {Ptr}, false);
@@ -388,7 +385,9 @@ bool lowerWorkGroupSync(Function &Body) {
       // group runs on this thread, and the call is opaque to the optimizer.
       CallInst *New = B.CreateCall(
           BarrierTy,
-          ctxWord(B, Ctx, SubGroupBarrier ? WSubGroupBarrier : WBarrier, Ptr),
+          loadContextField(B, Ctx,
+                           SubGroupBarrier ? ContextField::SubGroupBarrier
+                                           : ContextField::Barrier),
           {Ctx});
       New->addFnAttr(Attribute::Convergent);
       New->addFnAttr(Attribute::NoUnwind);
@@ -427,8 +426,8 @@ bool lowerWorkGroupSync(Function &Body) {
         Args[4] = B.CreatePtrToInt(ReachTable, I64);
         Args[5] = B.getInt64(Site);
       }
-      CallInst *New =
-          B.CreateCall(CollTy, ctxWord(B, Ctx, WCollective, Ptr), Args);
+      CallInst *New = B.CreateCall(
+          CollTy, loadContextField(B, Ctx, ContextField::Collective), Args);
       New->addFnAttr(Attribute::Convergent);
       New->addFnAttr(Attribute::NoUnwind);
       return New;
@@ -454,95 +453,9 @@ bool lowerWorkGroupSync(Function &Body) {
   return Any;
 }
 
-namespace {
-/// True if \p V is computed from an atomic or volatile memory access: a
-/// value another work-item may change. Values read from a private variable
-/// (an alloca: the IR is not optimized yet) are followed to what was stored
-/// there; values read from other ordinary memory are not (waiting on them
-/// is a data race).
-bool dependsOnSharedState(
-    Value *V, const DenseMap<Value *, SmallVector<Value *, 4>> &Stored) {
-  SmallVector<Value *, 16> Work = {V};
-  SmallPtrSet<Value *, 32> Seen;
-  while (!Work.empty()) {
-    auto *I = dyn_cast<Instruction>(Work.pop_back_val());
-    if (!I || !Seen.insert(I).second)
-      continue;
-    if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
-      return true;
-    if (auto *L = dyn_cast<LoadInst>(I)) {
-      if (L->isAtomic() || L->isVolatile())
-        return true;
-      auto It = Stored.find(getUnderlyingObject(L->getPointerOperand()));
-      if (It != Stored.end())
-        Work.append(It->second.begin(), It->second.end());
-      continue;
-    }
-    for (Value *Op : I->operands())
-      Work.push_back(Op);
-  }
-  return false;
-}
-} // namespace
-
-bool insertProgressYields(Function &Body) {
-  LLVMContext &C = Body.getContext();
-  // What is stored into each private variable.
-  DenseMap<Value *, SmallVector<Value *, 4>> Stored;
-  bool Shared = false;
-  for (Instruction &I : instructions(Body)) {
-    if (auto *St = dyn_cast<StoreInst>(&I)) {
-      if (auto *A = dyn_cast<AllocaInst>(
-              getUnderlyingObject(St->getPointerOperand())))
-        Stored[A].push_back(St->getValueOperand());
-    }
-    Shared |= isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I);
-    if (auto *L = dyn_cast<LoadInst>(&I))
-      Shared |= L->isAtomic() || L->isVolatile();
-  }
-  if (!Shared)
-    return false; // nothing another work-item could change
-  DominatorTree DT(Body);
-  LoopInfo LI(DT);
-  SmallVector<std::pair<BasicBlock *, BasicBlock *>, 4> BackEdges;
-  for (Loop *L : LI.getLoopsInPreorder()) {
-    SmallVector<BasicBlock *, 4> Exiting;
-    L->getExitingBlocks(Exiting);
-    bool Waits = false;
-    for (BasicBlock *BB : Exiting) {
-      Instruction *T = BB->getTerminator();
-      if (auto *Br = dyn_cast<BranchInst>(T); Br && Br->isConditional())
-        Waits |= dependsOnSharedState(Br->getCondition(), Stored);
-      else if (auto *Sw = dyn_cast<SwitchInst>(T))
-        Waits |= dependsOnSharedState(Sw->getCondition(), Stored);
-    }
-    if (!Waits)
-      continue;
-    SmallVector<BasicBlock *, 4> Latches;
-    L->getLoopLatches(Latches);
-    for (BasicBlock *Latch : Latches)
-      BackEdges.push_back({Latch, L->getHeader()});
-  }
-  if (BackEdges.empty())
-    return false;
-  Value *Ctx = Body.getArg(Body.arg_size() - 4);
-  PointerType *Ptr = PointerType::getUnqual(C);
-  auto *YieldTy = FunctionType::get(Type::getVoidTy(C), {Ptr}, false);
-  for (auto [Latch, Header] : BackEdges) {
-    // Only when the loop goes round again: a loop that exits at once (a
-    // compare-and-swap that succeeds) costs nothing.
-    BasicBlock *Edge = SplitEdge(Latch, Header);
-    IRBuilder<> B(Edge->getTerminator());
-    CallInst *Y = B.CreateCall(YieldTy, ctxWord(B, Ctx, WYield, Ptr), {Ctx});
-    Y->addFnAttr(Attribute::NoUnwind);
-  }
-  return true;
-}
-
 void emitWorkItemFunction(Module &M, Function &Kernel, Function &Body,
                           const std::string &Name) {
   LLVMContext &C = M.getContext();
-  Type *I64 = Type::getInt64Ty(C);
   PointerType *Ptr = PointerType::getUnqual(C);
   auto *FT = FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr}, false);
   Function *WI =
@@ -566,7 +479,7 @@ void emitWorkItemFunction(Module &M, Function &Kernel, Function &Body,
   }
   CallArgs.push_back(Ctx);
   for (unsigned D = 0; D < 3; ++D)
-    CallArgs.push_back(ctxWord(B, Ctx, WLocalId + D, I64));
+    CallArgs.push_back(loadContextField(B, Ctx, ContextField::LocalId, D));
   B.CreateCall(&Body, CallArgs);
   B.CreateRetVoid();
 }

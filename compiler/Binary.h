@@ -35,7 +35,10 @@ namespace clcpu::compiler {
 /// 4: non-uniform sub-group functions meet at reconvergence points
 /// (compiler/passes/Reconvergence.cpp) and may take the barrier regions; a
 /// version-3 executable would run them with the older active sets.
-inline constexpr uint32_t BinaryFormatVersion = 4;
+/// 5: the WorkGroupContext fields were reordered (the launch's fields
+/// first, compiler/WorkGroupContext.def), and an executable's bitcode
+/// embeds their word indices.
+inline constexpr uint32_t BinaryFormatVersion = 5;
 
 struct BinaryContents {
   cl_program_binary_type Type = CL_PROGRAM_BINARY_TYPE_NONE;

@@ -84,7 +84,7 @@ struct Options {
   std::string ClStd = "CL1.2";
   bool KernelArgInfo = false;
   bool OptDisable = false;
-  /// -cl-no-subgroup-ifp (compiler/Barriers.cpp insertProgressYields).
+  /// -cl-no-subgroup-ifp (compiler/passes/ProgressYields.cpp).
   bool NoSubgroupIfp = false;
   /// -clcpu-force-fibers (clcpu's own option): kernels with barriers run on
   /// fibers instead of barrier regions (for tests and benchmarks).

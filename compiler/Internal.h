@@ -30,6 +30,8 @@ class TargetMachine;
 
 namespace clcpu::compiler {
 
+class WorkItemUniformity;
+
 /// OpenCL C → unoptimized LLVM IR for the host, with in-process Clang.
 /// nullptr on error; diagnostics (file:line:col) are appended to \p Log.
 std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &Ctx,
@@ -48,8 +50,8 @@ bool linkBuiltins(llvm::Module &M, std::string &Log);
 const std::string &sleefLibrary();
 
 /// Barriers.cpp: replaces barrier()/work_group_barrier() and the
-/// work_group_* collectives in \p Body (a kernel body whose last parameters
-/// are ctx, lx, ly, lz) by calls through WorkGroupContext::Barrier and
+/// work_group_* collectives in \p Body (a kernel body, compiler/
+/// KernelBody.h) by calls through WorkGroupContext::Barrier and
 /// ::Collective. True if there was any: the kernel must then run one fiber
 /// per work-item (emitWorkItemFunction). Collectives of a type clcpu does
 /// not handle (half) stay calls, reported later as unsupported builtins.
@@ -67,7 +69,7 @@ llvm::SmallVector<uint64_t, 8>
 siteReach(llvm::ArrayRef<const llvm::BasicBlock *> Sites);
 
 /// Barriers.cpp: an Itanium-mangled builtin's name and parameter codes
-/// ("_Z20work_group_reduce_addi" -> {"work_group_reduce_add", "i"}).
+/// ("_Z21work_group_reduce_addi" -> {"work_group_reduce_add", "i"}).
 std::optional<std::pair<llvm::StringRef, llvm::StringRef>>
 demangleBuiltin(llvm::StringRef Mangled);
 /// Barriers.cpp: the LLVM type of an Itanium-mangled scalar type code
@@ -97,23 +99,11 @@ struct SyncCall {
 /// Null if \p CI calls no synchronizing builtin.
 std::optional<SyncCall> classifySyncCall(const llvm::CallInst &CI);
 
-/// Divergence.cpp: \p F's private variables to SSA values where it can
-/// (SROA), before the analysis below, which takes every load from a
-/// private variable as divergent.
+/// PromotePrivates.cpp: \p F's private variables to SSA values where it
+/// can (SROA), before the uniformity analysis (compiler/analyses/
+/// WorkItemUniformity.h), which takes every load from a private variable as
+/// divergent.
 void promotePrivates(llvm::Function &F);
-
-/// Divergence.cpp: the values of \p F that are the same for every
-/// work-item of a group when computed; \p LocalIds are F's local id
-/// arguments.
-llvm::DenseSet<const llvm::Value *>
-uniformValues(llvm::Function &F, llvm::ArrayRef<llvm::Value *> LocalIds);
-
-/// Divergence.cpp: whether \p V is the same in every work-item of a group:
-/// a constant, an argument other than the local ids, or in \p Uniform
-/// (uniformValues).
-bool isUniform(const llvm::Value *V,
-               const llvm::DenseSet<const llvm::Value *> &Uniform,
-               llvm::ArrayRef<llvm::Value *> LocalIds);
 
 /// Barriers.cpp: a collective's operand as the 64 bits the scheduler
 /// computes on (compiler/WorkGroupContext.h), and back (sub_group_ballot's
@@ -153,20 +143,12 @@ bool emitBarrierRegions(llvm::Module &M, llvm::Function &Kernel,
 /// (a fence-less barrier call marked clcpu.loop_sync) at the header of each
 /// loop whose trip count differs between work-items only through the start
 /// of a strided induction (grid-stride loops), so each iteration runs as a
-/// vectorized region. \p Uniform: the values the same for every work-item.
-/// Returns how many were inserted.
-unsigned
-insertLoopSyncPoints(llvm::Function &R,
-                     const llvm::DenseSet<const llvm::Value *> &Uniform);
+/// vectorized region. \p Uniform: R's uniform values. Returns how many were
+/// inserted.
+unsigned insertLoopSyncPoints(llvm::Function &R,
+                              const WorkItemUniformity &Uniform);
 /// Whether \p CI is a sync point insertLoopSyncPoints made.
 bool isLoopSyncPoint(const llvm::CallInst &CI);
-
-/// Barriers.cpp: independent forward progress of sub-groups. Puts a call
-/// through WorkGroupContext::Yield on the back edge of every loop of \p Body
-/// whose exit depends on an atomic or volatile load (a work-item waiting for
-/// another one). True if there was any: the kernel must then run one fiber
-/// per work-item.
-bool insertProgressYields(llvm::Function &Body);
 
 /// The attribute of a sub-group stretch's collective step, kept out of the
 /// scalarizer's way until the vectorizer ran: passes/SubGroupStepInline.cpp

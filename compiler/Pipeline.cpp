@@ -27,6 +27,7 @@
 #include "compiler/passes/GuardedLoopBound.h"
 #include "compiler/passes/InvariantDivision.h"
 #include "compiler/passes/MaskedStoreFastPath.h"
+#include "compiler/passes/MathBuiltins.h"
 #include "compiler/passes/NonTemporalStores.h"
 #include "compiler/passes/ParallelWorkItemLoops.h"
 #include "compiler/passes/PassRegistry.h"
@@ -290,10 +291,10 @@ bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,
   M.setDataLayout(TM.createDataLayout());
   if (!linkBuiltins(M, Log))
     return false;
-  ModuleAnalysisManager NoAnalyses; // the pass requests none
+  ModuleAnalysisManager NoAnalyses; // the two passes request none
   SafeIntegerDivisionPass().run(M, NoAnalyses);
   SmallVector<Function *, 8> KernelFns = closeWorld(M, TM);
-  lowerMathBuiltins(M);
+  MathBuiltinsPass().run(M, NoAnalyses);
 
   bool Ok = true;
   for (Function *F : KernelFns) {

@@ -2,96 +2,70 @@
 #define CLCPU_COMPILER_WORKGROUPCONTEXT_H
 
 // The one structure the runtime hands to a generated work-group function
-// `void wg_<kernel>(void **Args, const WorkGroupContext *Ctx)`. The layout is
-// fixed: the generated code reads these fields by index
-// (compiler/ContextWords.h; size_t words 0..14, the 32-bit work_dim at word
-// 15, LocalMem at word 16, EnqueuedLocalSize at 17..19, LocalId at 20..22,
-// Barrier at 23, Collective at 24, Group at 25, SubGroupSize at 26,
-// SubGroupBarrier at 27, Yield at 28, LocalEnd at 29, PrivateLo at 30,
-// PrivateHi at 31, Scratch at 32, GroupCollective at 33, ScratchEnd at 34).
+// `void wg_<kernel>(void **Args, const WorkGroupContext *Ctx)`. Its fields
+// are listed once, in compiler/WorkGroupContext.def; the generated code
+// reads them by word index (compiler/ContextFields.h).
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace clcpu {
 
-struct WorkGroupContext {
-  size_t GroupId[3];
-  size_t LocalSize[3];
-  size_t GlobalOffset[3];
-  size_t GlobalSize[3];
-  size_t NumGroups[3];
-  uint32_t WorkDim;
-  /// The work-group's block for the kernel's own __local variables
-  /// (KernelInfo::LocalMemSize bytes, 16-byte aligned); one per work-group
-  /// running at the same time.
-  void *LocalMem;
-  /// The local size clEnqueueNDRangeKernel asked for (get_enqueued_local_size);
-  /// LocalSize is the actual size, smaller in the last group of a dimension
-  /// of a non-uniform NDRange.
-  size_t EnqueuedLocalSize[3];
-  /// Work-item path only (kernels with barriers or collectives, run as one
-  /// fiber per work-item): this work-item's local id.
-  size_t LocalId[3];
-  /// Work-item path: barrier()/work_group_barrier() calls this; it returns
-  /// once every work-item of the group reached the barrier.
-  void (*Barrier)(const WorkGroupContext *Ctx);
-  /// Work-item path: work_group_<op>(Value [, lx, ly, lz]). \p Op is
-  /// `Kind * 16 + Type` (CollectiveKind, CollectiveType) plus the flags
-  /// below (CollSubGroup, CollNonUniform, CollClustered); the value and the
-  /// result are the operand's bits zero-extended to 64.
-  uint64_t (*Collective)(const WorkGroupContext *Ctx, uint32_t Op,
-                         uint64_t Value, uint64_t X, uint64_t Y, uint64_t Z);
-  /// The scheduler's state for this work-group (opaque to the kernel).
-  void *Group;
-  /// The device's sub-group size (cl_khr_subgroups): the 32-bit SIMD width
-  /// of the host CPU. Sub-group i of a work-group holds the work-items of
-  /// linear local ids [i * SubGroupSize, (i + 1) * SubGroupSize); the last
-  /// one may be partial. Set on both paths, for the scheduler's collectives
-  /// and sub-group barriers; compiled kernels use the constant it always
-  /// equals (compiler::hostSubGroupSize).
-  size_t SubGroupSize;
-  /// Work-item path: sub_group_barrier() calls this; it returns once every
-  /// work-item of the caller's sub-group reached a sub-group barrier (the
-  /// other sub-groups are not waited for).
-  void (*SubGroupBarrier)(const WorkGroupContext *Ctx);
-  /// Work-item path: called on the back edge of a loop that waits for
-  /// another work-item (its exit depends on an atomic): lets the other
-  /// work-items of the group run (independent forward progress).
-  void (*Yield)(const WorkGroupContext *Ctx);
-  /// The end of this work-group's local memory [LocalMem, LocalEnd): the
-  /// kernel's __local variables and its __local arguments. Generic
-  /// pointers into it are local (to_local, get_fence).
-  void *LocalEnd;
-  /// The memory of the running work-item's private variables: the
-  /// thread's stack on the work-item loop, the fiber's stack on the fiber
-  /// path. Generic pointers into it are private (to_private).
-  void *PrivateLo;
-  void *PrivateHi;
-  /// Barrier regions only (KernelInfo::RegionScratch > 0): the group's
-  /// per-work-item scratch, RegionScratch bytes per work-item of the
-  /// enqueued local size, 64-byte aligned (compiler/regions/ScratchLayout.cpp
-  /// has the layout).
-  void *Scratch;
-  /// Barrier regions: computes collective \p Op (as for Collective) over the
-  /// \p N work-items' values \p Values in place; \p Args holds each
-  /// work-item's index argument (the broadcast source as a linear local id
-  /// for work_group_broadcast, a sub-group local id for sub_group_broadcast,
-  /// the shuffle index, mask or delta). If \p States is not null (work-items
-  /// stopped at different sync points), a sub-group collective is computed
-  /// only for the sub-groups whose first work-item's state is \p Region.
-  void (*GroupCollective)(const WorkGroupContext *Ctx, uint32_t Op,
-                          uint64_t *Values, const uint64_t *Args, size_t N,
-                          const uint32_t *States, uint32_t Region);
-  /// Barrier regions: the end of the thread's scratch. Private variables
-  /// whose address escapes live there, so generic pointers into
-  /// [Scratch, ScratchEnd) are private too (to_private, get_fence).
-  void *ScratchEnd;
-  /// Bit i set: kernel argument i (i < 64) is a buffer of at least
-  /// compiler::streamingStoreMinBytes() bytes, whose full vector stores may
-  /// bypass the cache (compiler/passes/NonTemporalStores.cpp).
-  uint64_t StreamArgs;
+struct WorkGroupContext;
+
+/// barrier(), sub_group_barrier() and the progress yield of the fiber path.
+using BarrierFn = void (*)(const WorkGroupContext *Ctx);
+/// Work-item path: work_group_<op>(Value [, lx, ly, lz]). \p Op is
+/// `Kind * 16 + Type` (CollectiveKind, CollectiveType) plus the flags below
+/// (CollSubGroup, CollNonUniform, CollClustered); the value and the result
+/// are the operand's bits zero-extended to 64.
+using CollectiveFn = uint64_t (*)(const WorkGroupContext *Ctx, uint32_t Op,
+                                  uint64_t Value, uint64_t X, uint64_t Y,
+                                  uint64_t Z);
+/// Barrier regions: computes collective \p Op over the \p N work-items'
+/// values \p Values in place; \p Args holds each work-item's index argument
+/// (the broadcast source as a linear local id for work_group_broadcast, a
+/// sub-group local id for sub_group_broadcast, the shuffle index, mask or
+/// delta). If \p States is not null (work-items stopped at different sync
+/// points), a sub-group collective is computed only for the sub-groups whose
+/// first work-item's state is \p Region.
+using GroupCollectiveFn = void (*)(const WorkGroupContext *Ctx, uint32_t Op,
+                                   uint64_t *Values, const uint64_t *Args,
+                                   size_t N, const uint32_t *States,
+                                   uint32_t Region);
+
+/// A field of \p Count elements of \p T: an array for Count > 1.
+template <typename T, unsigned Count> struct ContextFieldOf {
+  using Type = T[Count];
 };
+template <typename T> struct ContextFieldOf<T, 1> {
+  using Type = T;
+};
+
+/// What is the same for every work-group of one launch: filled once by
+/// clEnqueueNDRangeKernel (runtime/api/KernelApi.cpp, runtime/Kernel.cpp),
+/// carried by the launch (scheduler/NDRange.h) and copied whole into each
+/// thread's context.
+struct LaunchDescription {
+#define CLCPU_LAUNCH_FIELD(Name, T, Count, ...)                                \
+  ContextFieldOf<T, Count>::Type Name = __VA_ARGS__;
+#include "compiler/WorkGroupContext.def"
+};
+
+struct WorkGroupContext {
+  LaunchDescription Launch;
+#define CLCPU_GROUP_FIELD(Name, T, Count, ...)                                 \
+  ContextFieldOf<T, Count>::Type Name = __VA_ARGS__;
+#include "compiler/WorkGroupContext.def"
+};
+
+/// The groups of one dimension of \p Global work-items in groups of
+/// \p Local (LaunchDescription::NumGroups): not (Global + Local - 1) /
+/// Local, which wraps for global sizes near SIZE_MAX.
+constexpr size_t groupsIn(size_t Global, size_t Local) {
+  return Global / Local + (Global % Local != 0);
+}
 
 /// work_group_* functions (OpenCL C 2.0, 6.13.15), as CollectiveOp kinds.
 enum CollectiveKind : uint32_t {
@@ -211,27 +185,20 @@ enum CollectiveType : uint32_t {
   CollUShort,
 };
 
+// The generated code addresses the context as an array of 64-bit words
+// (compiler/ContextFields.h): each field starts at a word, and an array's
+// elements are whole words.
 static_assert(sizeof(size_t) == 8, "clcpu targets 64-bit hosts");
-static_assert(offsetof(WorkGroupContext, WorkDim) == 15 * sizeof(size_t));
-static_assert(offsetof(WorkGroupContext, LocalMem) == 16 * sizeof(size_t));
-static_assert(offsetof(WorkGroupContext, EnqueuedLocalSize) ==
-              17 * sizeof(size_t));
-static_assert(offsetof(WorkGroupContext, LocalId) == 20 * sizeof(size_t));
-static_assert(offsetof(WorkGroupContext, Barrier) == 23 * sizeof(size_t));
-static_assert(offsetof(WorkGroupContext, Collective) == 24 * sizeof(size_t));
-static_assert(offsetof(WorkGroupContext, Group) == 25 * sizeof(size_t));
-static_assert(offsetof(WorkGroupContext, SubGroupSize) == 26 * sizeof(size_t));
-static_assert(offsetof(WorkGroupContext, SubGroupBarrier) ==
-              27 * sizeof(size_t));
-static_assert(offsetof(WorkGroupContext, Yield) == 28 * sizeof(size_t));
-static_assert(offsetof(WorkGroupContext, LocalEnd) == 29 * sizeof(size_t));
-static_assert(offsetof(WorkGroupContext, PrivateLo) == 30 * sizeof(size_t));
-static_assert(offsetof(WorkGroupContext, PrivateHi) == 31 * sizeof(size_t));
-static_assert(offsetof(WorkGroupContext, Scratch) == 32 * sizeof(size_t));
-static_assert(offsetof(WorkGroupContext, GroupCollective) ==
-              33 * sizeof(size_t));
-static_assert(offsetof(WorkGroupContext, ScratchEnd) == 34 * sizeof(size_t));
-static_assert(offsetof(WorkGroupContext, StreamArgs) == 35 * sizeof(size_t));
+static_assert(std::is_standard_layout_v<WorkGroupContext>);
+static_assert(offsetof(WorkGroupContext, Launch) == 0);
+#define CLCPU_LAUNCH_FIELD(Name, T, Count, ...)                                \
+  static_assert(offsetof(LaunchDescription, Name) % 8 == 0 &&                  \
+                sizeof(T) <= 8 && (Count == 1 || sizeof(T) == 8));
+#define CLCPU_GROUP_FIELD(Name, T, Count, ...)                                 \
+  static_assert(offsetof(WorkGroupContext, Name) % 8 == 0 && sizeof(T) <= 8 && \
+                (Count == 1 || sizeof(T) == 8));
+#include "compiler/WorkGroupContext.def"
+static_assert(sizeof(LaunchDescription) % 8 == 0);
 
 /// For kernels with barriers (KernelInfo::PerWorkItem) the same signature
 /// runs one work-item: the one at Ctx->LocalId.

@@ -13,11 +13,16 @@
 #include "compiler/WorkGroupFunction.h"
 
 #include "compiler/Binary.h"
-#include "compiler/ContextWords.h"
+#include "compiler/ContextFields.h"
 #include "compiler/Internal.h"
+#include "compiler/KernelBody.h"
 #include "compiler/WorkItemLoops.h"
+#include "compiler/passes/LowerWorkGroupSync.h"
+#include "compiler/passes/PassRegistry.h"
+#include "compiler/passes/ProgressYields.h"
 #include "compiler/passes/Reconvergence.h"
 #include "compiler/passes/VectorCollectives.h"
+#include "compiler/passes/WorkItemCalls.h"
 
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/CFG.h>
@@ -32,6 +37,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/IR/ReplaceConstant.h>
+#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
@@ -40,6 +46,8 @@
 using namespace llvm;
 
 namespace clcpu::compiler {
+
+using CF = ContextField;
 
 /// The unmangled name of an Itanium-mangled free function (`_Z13get_global_idj`
 /// → "get_global_id"); the name itself if it is not mangled.
@@ -69,215 +77,7 @@ bool isKernel(const Function &F) {
   return !F.isDeclaration() && F.getCallingConv() == CallingConv::SPIR_KERNEL;
 }
 
-// For sin/exp/..., a libm call after scalarization.
-void lowerMathBuiltins(Module &M) {
-  static const std::pair<const char *, Intrinsic::ID> Map[] = {
-      {"sqrt", Intrinsic::sqrt},   {"fabs", Intrinsic::fabs},
-      {"floor", Intrinsic::floor}, {"ceil", Intrinsic::ceil},
-      {"trunc", Intrinsic::trunc}, {"rint", Intrinsic::rint},
-      {"round", Intrinsic::round}, {"fma", Intrinsic::fma},
-      {"mad", Intrinsic::fmuladd}, {"fmin", Intrinsic::minnum},
-      {"fmax", Intrinsic::maxnum}, {"copysign", Intrinsic::copysign},
-      {"sin", Intrinsic::sin},     {"cos", Intrinsic::cos},
-      {"exp", Intrinsic::exp},     {"exp2", Intrinsic::exp2},
-      {"log", Intrinsic::log},     {"log2", Intrinsic::log2},
-      {"log10", Intrinsic::log10}, {"pow", Intrinsic::pow},
-  };
-  for (Function &F : M) {
-    if (!F.isDeclaration() || !F.getName().starts_with("_Z"))
-      continue;
-    StringRef Name = baseName(F.getName());
-    Type *Ty = F.getReturnType();
-    if (!Ty->isFPOrFPVectorTy())
-      continue;
-    bool SameTypes = F.arg_size() > 0;
-    for (const Argument &A : F.args())
-      SameTypes &= A.getType() == Ty;
-    if (!SameTypes)
-      continue;
-    for (auto [N, ID] : Map) {
-      if (Name != N)
-        continue;
-      Function *Intr = Intrinsic::getDeclaration(&M, ID, {Ty});
-      if (Intr->getFunctionType()->getNumParams() != F.arg_size())
-        break;
-      F.replaceAllUsesWith(Intr);
-      break;
-    }
-  }
-}
-
 namespace {
-
-/// get_sub_group_size() and the other sub-group queries (cl_khr_subgroups):
-/// sub-group i holds linear local ids [i * S, (i + 1) * S), S the device's
-/// sub-group size, a constant (hostSubGroupSize(), what the runtime puts in
-/// WorkGroupContext::SubGroupSize): the local id and the sub-group id are a
-/// mask and a shift, not a division per work-item; the last sub-group may
-/// be partial. Null for other names.
-Value *subGroupQuery(IRBuilder<> &B, StringRef Name,
-                     function_ref<Value *(unsigned)> Word, Value *Lid[3]) {
-  auto Linear = [&] {
-    return B.CreateAdd(
-        B.CreateMul(
-            B.CreateAdd(B.CreateMul(Lid[2], Word(WLocalSize + 1)), Lid[1]),
-            Word(WLocalSize)),
-        Lid[0]);
-  };
-  auto Total = [&](unsigned W) {
-    return B.CreateMul(B.CreateMul(Word(W), Word(W + 1)), Word(W + 2));
-  };
-  auto CeilDiv = [&](Value *A, Value *D) {
-    return B.CreateUDiv(B.CreateAdd(A, B.CreateSub(D, B.getInt64(1))), D);
-  };
-  auto Min = [&](Value *A, Value *C) {
-    return B.CreateSelect(B.CreateICmpULT(A, C), A, C);
-  };
-  Value *S = B.getInt64(hostSubGroupSize());
-  if (Name == "get_sub_group_local_id")
-    return B.CreateURem(Linear(), S);
-  if (Name == "get_sub_group_id")
-    return B.CreateUDiv(Linear(), S);
-  if (Name == "get_num_sub_groups")
-    return CeilDiv(Total(WLocalSize), S);
-  if (Name == "get_enqueued_num_sub_groups")
-    return CeilDiv(Total(WEnqueuedLocalSize), S);
-  if (Name == "get_max_sub_group_size")
-    // Invariant for the dispatch: the sub-groups of a full-size group.
-    return Min(Total(WEnqueuedLocalSize), S);
-  if (Name == "get_sub_group_size") {
-    Value *First = B.CreateMul(B.CreateUDiv(Linear(), S), S);
-    return Min(B.CreateSub(Total(WLocalSize), First), S);
-  }
-  return nullptr;
-}
-
-/// Replaces the work-item function calls in \p Body, whose last four
-/// parameters are (ctx, lx, ly, lz). Barriers and collectives were lowered
-/// before (compiler/Barriers.cpp).
-void replaceWorkItemCalls(Function &Body) {
-  LLVMContext &C = Body.getContext();
-  Type *I64 = Type::getInt64Ty(C), *I32 = Type::getInt32Ty(C);
-  unsigned N = Body.arg_size();
-  Value *Ctx = Body.getArg(N - 4);
-  Value *Lid[3] = {Body.getArg(N - 3), Body.getArg(N - 2), Body.getArg(N - 1)};
-  MDNode *Invariant = MDNode::get(C, {});
-
-  for (Instruction &I : make_early_inc_range(instructions(Body))) {
-    auto *CI = dyn_cast<CallInst>(&I);
-    if (!CI || !CI->getCalledFunction())
-      continue;
-    StringRef Name = baseName(CI->getCalledFunction()->getName());
-    IRBuilder<> B(CI);
-    auto Word = [&](unsigned W) -> Value * {
-      auto *L = B.CreateLoad(I64, B.CreateConstInBoundsGEP1_64(I64, Ctx, W));
-      L->setMetadata(LLVMContext::MD_invariant_load, Invariant);
-      return L;
-    };
-    // Dimension-indexed query: out-of-range dimensions give \p Default.
-    auto PerDim = [&](std::function<Value *(unsigned)> Get,
-                      uint64_t Default) -> Value * {
-      // A constant dimension (nearly always) computes only its own: the
-      // barrier regions recompute such an expression after a sync point
-      // instead of keeping it (regions/Liveness.cpp, rematerializable), within
-      // a budget the three dimensions' selects would exceed.
-      if (auto *K = dyn_cast<ConstantInt>(CI->getArgOperand(0)))
-        return K->getZExtValue() < 3 ? Get(unsigned(K->getZExtValue()))
-                                     : ConstantInt::get(I64, Default);
-      Value *D = B.CreateZExtOrTrunc(CI->getArgOperand(0), I32);
-      Value *R = ConstantInt::get(I64, Default);
-      for (int Dim = 2; Dim >= 0; --Dim)
-        R = B.CreateSelect(B.CreateICmpEQ(D, B.getInt32(Dim)), Get(Dim), R);
-      return R;
-    };
-    auto GlobalId = [&](unsigned D) {
-      // Groups start at multiples of the enqueued size (the last one of a
-      // non-uniform NDRange is smaller).
-      return B.CreateAdd(B.CreateAdd(B.CreateMul(Word(WGroupId + D),
-                                                 Word(WEnqueuedLocalSize + D)),
-                                     Lid[D]),
-                         Word(WGlobalOffset + D));
-    };
-    Value *R = nullptr;
-    if (Name == "get_global_id")
-      R = PerDim(GlobalId, 0);
-    else if (Name == "get_local_id")
-      R = PerDim([&](unsigned D) { return Lid[D]; }, 0);
-    else if (Name == "get_group_id")
-      R = PerDim([&](unsigned D) { return Word(WGroupId + D); }, 0);
-    else if (Name == "get_local_size")
-      R = PerDim([&](unsigned D) { return Word(WLocalSize + D); }, 1);
-    else if (Name == "get_enqueued_local_size")
-      R = PerDim([&](unsigned D) { return Word(WEnqueuedLocalSize + D); }, 1);
-    else if (Name == "get_global_offset")
-      R = PerDim([&](unsigned D) { return Word(WGlobalOffset + D); }, 0);
-    else if (Name == "get_global_size")
-      R = PerDim([&](unsigned D) { return Word(WGlobalSize + D); }, 1);
-    else if (Name == "get_num_groups")
-      R = PerDim([&](unsigned D) { return Word(WNumGroups + D); }, 1);
-    else if (Name == "get_work_dim") {
-      auto *L =
-          B.CreateLoad(I32, B.CreateConstInBoundsGEP1_64(I64, Ctx, WWorkDim));
-      L->setMetadata(LLVMContext::MD_invariant_load, Invariant);
-      R = L;
-    } else if (Name == "get_local_linear_id") {
-      R = B.CreateAdd(
-          B.CreateMul(
-              B.CreateAdd(B.CreateMul(Lid[2], Word(WLocalSize + 1)), Lid[1]),
-              Word(WLocalSize)),
-          Lid[0]);
-    } else if (Name == "get_global_linear_id") {
-      Value *G[3];
-      for (unsigned D = 0; D < 3; ++D)
-        G[D] = B.CreateSub(GlobalId(D), Word(WGlobalOffset + D));
-      R = B.CreateAdd(
-          B.CreateMul(
-              B.CreateAdd(B.CreateMul(G[2], Word(WGlobalSize + 1)), G[1]),
-              Word(WGlobalSize)),
-          G[0]);
-    } else if (Name.contains("sub_group")) {
-      R = subGroupQuery(B, Name, Word, Lid);
-    } else if (Name == "__to_global" || Name == "__to_local" ||
-               Name == "__to_private" || Name == "get_fence") {
-      // OpenCL C 6.15.9 (address space qualifier functions): one flat
-      // address space; the named space of a generic pointer is where it
-      // points: the group's local block, the work-item's stack, or else
-      // global memory.
-      Value *P = B.CreatePtrToInt(CI->getArgOperand(0), I64);
-      auto In = [&](unsigned Lo, unsigned Hi) {
-        return B.CreateAnd(B.CreateICmpUGE(P, Word(Lo)),
-                           B.CreateICmpULT(P, Word(Hi)));
-      };
-      Value *Local = In(WLocalMem, WLocalEnd);
-      // Barrier regions keep escaping private variables in the scratch.
-      Value *Private =
-          B.CreateOr(In(WPrivateLo, WPrivateHi), In(WScratch, WScratchEnd));
-      if (Name == "get_fence") {
-        // CLK_LOCAL_MEM_FENCE (1) or CLK_GLOBAL_MEM_FENCE (2); private
-        // memory needs no fence (0).
-        R = B.CreateSelect(
-            Local, B.getInt64(1),
-            B.CreateSelect(Private, B.getInt64(0), B.getInt64(2)));
-      } else {
-        // "Returns NULL if ptr does not point to" the named space.
-        Value *Match = Name == "__to_local" ? Local
-                       : Name == "__to_private"
-                           ? Private
-                           : B.CreateNot(B.CreateOr(Local, Private));
-        Value *Null =
-            ConstantPointerNull::get(cast<PointerType>(CI->getType()));
-        CI->replaceAllUsesWith(
-            B.CreateSelect(Match, CI->getArgOperand(0), Null));
-        CI->eraseFromParent();
-        continue;
-      }
-    }
-    if (!R)
-      continue;
-    CI->replaceAllUsesWith(B.CreateZExtOrTrunc(R, CI->getType()));
-    CI->eraseFromParent();
-  }
-}
 
 /// Fills \p K from the kernel's metadata. False if the IR signature does not
 /// map one-to-one onto the OpenCL arguments.
@@ -415,18 +215,10 @@ Function *beginWorkGroupFunction(Module &M, Function &Kernel,
 /// work-item cannot be a smaller last group): its loop folds away.
 void loadLocalSize(IRBuilder<> &B, Value *Ctx, Value *Size[3],
                    const KernelInfo &K) {
-  MDNode *Invariant = MDNode::get(B.getContext(), {});
-  for (unsigned D = 0; D < 3; ++D) {
-    if (K.ReqdWorkGroupSize[D] == 1) {
-      Size[D] = B.getInt64(1);
-      continue;
-    }
-    auto *L = B.CreateLoad(
-        B.getInt64Ty(),
-        B.CreateConstInBoundsGEP1_64(B.getInt64Ty(), Ctx, WLocalSize + D));
-    L->setMetadata(LLVMContext::MD_invariant_load, Invariant);
-    Size[D] = L;
-  }
+  for (unsigned D = 0; D < 3; ++D)
+    Size[D] = K.ReqdWorkGroupSize[D] == 1
+                  ? B.getInt64(1)
+                  : loadContextField(B, Ctx, ContextField::LocalSize, D);
 }
 
 BranchInst *emitLocalIdLoops(
@@ -579,6 +371,7 @@ Function *cloneBody(Module &M, Function &F, const KernelInfo &K,
   Body->clearMetadata();
   Body->removeFnAttr(Attribute::NoInline);
   Body->addFnAttr(Attribute::AlwaysInline);
+  markBodyParams(*Body, F.arg_size());
   if (Locals.empty())
     return Body;
   // Each launch (and, later, each worker) has its own local block: the
@@ -586,10 +379,7 @@ Function *cloneBody(Module &M, Function &F, const KernelInfo &K,
   IRBuilder<> B(&*Body->getEntryBlock().getFirstInsertionPt());
   Value *Ctx = Body->getArg(Body->arg_size() - 4);
   Type *I8 = Type::getInt8Ty(C);
-  auto *Base = B.CreateLoad(
-      PointerType::getUnqual(C),
-      B.CreateConstInBoundsGEP1_64(Type::getInt64Ty(C), Ctx, WLocalMem));
-  Base->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(C, {}));
+  Value *Base = loadContextField(B, Ctx, ContextField::LocalMem);
   for (auto [G, Offset] : Locals) {
     convertUsersOfConstantsToInstructions({G}, Body);
     Value *Addr = B.CreateConstInBoundsGEP1_64(I8, Base, Offset);
@@ -620,22 +410,35 @@ bool formWorkGroupFunction(Module &M, Function &F,
   // barriers or collectives, barrier regions (regions/); with
   // a work-item waiting for another (a spin loop on an atomic), or a shape
   // the regions do not handle, one fiber per work-item (Barriers.cpp).
-  replaceWorkItemCalls(*Body);
-  // The body passes request no analyses: an empty manager serves them.
-  FunctionAnalysisManager NoAnalyses;
+  //
+  // The body passes (compiler/passes/Passes.def), with the analyses they
+  // request (clcpu-uniformity, LLVM's); true if the pass changed the body.
+  FunctionAnalysisManager FAM;
+  PassBuilder PB;
+  registerPasses(PB);
+  PB.registerFunctionAnalyses(FAM);
+  auto Run = [&](auto &&Pass) {
+    PreservedAnalyses PA = Pass.run(*Body, FAM);
+    FAM.invalidate(*Body, PA);
+    return !PA.areAllPreserved();
+  };
+  // get_global_id and the other work-item functions as context loads and
+  // local-id arithmetic, which every path vectorizes.
+  Run(WorkItemCallsPass());
   // Vector broadcasts as scalar ones: the collectives compute on 64 bits,
   // and both paths then take them.
-  VectorCollectivesPass().run(*Body, NoAnalyses);
+  Run(VectorCollectivesPass());
   // Where the work-items of a sub-group meet again after a divergent
   // branch to a non-uniform sub-group function: both paths below release
   // those calls by it.
-  ReconvergencePass().run(*Body, NoAnalyses);
+  Run(ReconvergencePass());
   bool Sync = false;
   for (Instruction &I : instructions(*Body))
     if (auto *CI = dyn_cast<CallInst>(&I))
       Sync |= classifySyncCall(*CI).has_value();
   std::string Why;
-  if (!Opts.NoSubgroupIfp && insertProgressYields(*Body))
+  // A loop that waits for another work-item gets a yield, and fibers.
+  if (!Opts.NoSubgroupIfp && Run(ProgressYieldsPass()))
     Why = "a loop waits for another work-item (independent forward "
           "progress)";
   else if (Sync && Opts.ForceFibers)
@@ -643,7 +446,7 @@ bool formWorkGroupFunction(Module &M, Function &F,
   if (Sync && Why.empty() && emitBarrierRegions(M, F, *Body, K, Why)) {
     // K.Path set by the regions
   } else if (Sync || !Why.empty()) {
-    lowerWorkGroupSync(*Body);
+    Run(LowerWorkGroupSyncPass());
     K.PerWorkItem = true;
     K.RegionScratch = 0;
     K.Path = "fibers: " + Why;

@@ -28,11 +28,6 @@ bool isKernel(const llvm::Function &F);
 /// mangled.
 llvm::StringRef baseName(llvm::StringRef N);
 
-/// Floating-point math builtins with an LLVM intrinsic of the same meaning
-/// become that intrinsic (overloaded on scalar and vector types, so they
-/// survive vectorization).
-void lowerMathBuiltins(llvm::Module &M);
-
 /// Whether \p G is a __local variable declared in kernel \p Kernel (an
 /// internal, uninitialized, writable global named "<kernel>.<var>": how
 /// Clang emits them on this target).

@@ -242,8 +242,8 @@ size_t Kernel::maxWorkGroupSize(const Device *D) const {
   return Max ? Max : 1;
 }
 
-void Kernel::chooseLocalSize(NDRange &R, size_t MaxTotal, unsigned Threads,
-                             bool PerWorkItem, bool Regions) {
+void Kernel::chooseLocalSize(LaunchDescription &R, size_t MaxTotal,
+                             unsigned Threads, bool PerWorkItem, bool Regions) {
   // Dimension 0 is the vectorized loop: the largest divisor of the global
   // size up to a limit (and MaxTotal), a multiple of 16 if there is one.
   // Fibers (PerWorkItem) cost a stack each: 256. The work-item loop costs
@@ -252,26 +252,26 @@ void Kernel::chooseLocalSize(NDRange &R, size_t MaxTotal, unsigned Threads,
   // up to 1024, so that what lives across a barrier stays in the caches.
   size_t Limit = 256;
   if (!PerWorkItem)
-    Limit = std::clamp<size_t>(R.Global[0] / (16 * std::max(Threads, 1u)), 256,
-                               Regions ? 1024 : 4096);
+    Limit = std::clamp<size_t>(R.GlobalSize[0] / (16 * std::max(Threads, 1u)),
+                               256, Regions ? 1024 : 4096);
   // Per launch: search downwards, multiples of 16 first, so the usual
   // global sizes stop at the first try.
-  Limit = std::min({Limit, MaxTotal, R.Global[0]});
+  Limit = std::min({Limit, MaxTotal, R.GlobalSize[0]});
   size_t Best = 0;
   for (size_t L = Limit / 16 * 16; L >= 16 && !Best; L -= 16)
-    if (R.Global[0] % L == 0)
+    if (R.GlobalSize[0] % L == 0)
       Best = L;
   for (size_t L = Limit; L >= 1 && !Best; --L)
-    if (R.Global[0] % L == 0)
+    if (R.GlobalSize[0] % L == 0)
       Best = L;
-  R.Local[0] = Best;
+  R.EnqueuedLocalSize[0] = Best;
   for (unsigned D = 1; D < 3; ++D)
-    R.Local[D] = 1;
+    R.EnqueuedLocalSize[D] = 1;
 }
 
-cl_int Kernel::enqueue(CommandQueue *Q, cl_command_type Type, const NDRange &R,
-                       cl_uint NumEvents, const cl_event *WaitList,
-                       cl_event *Event) {
+cl_int Kernel::enqueue(CommandQueue *Q, cl_command_type Type,
+                       const LaunchDescription &R, cl_uint NumEvents,
+                       const cl_event *WaitList, cl_event *Event) {
   auto L = std::make_shared<Launch>();
   L->Exe = Exe;
   L->Exec = &Q->executor();
@@ -282,13 +282,8 @@ cl_int Kernel::enqueue(CommandQueue *Q, cl_command_type Type, const NDRange &R,
   J.FiberStack = fiberStackSize(stackFrame());
   J.StackBytes = stackFrame() + StackHeadroom;
   J.RegionScratch = Info.RegionScratch;
-  J.SubGroupSize = subGroupSize();
-  J.Dims = R.Dims;
-  for (unsigned D = 0; D < 3; ++D) {
-    J.Offset[D] = R.Offset[D];
-    J.Global[D] = R.Global[D];
-    J.Local[D] = R.Local[D];
-  }
+  J.Launch = R;
+  J.Launch.SubGroupSize = subGroupSize();
   J.LocalVarsSize = Info.LocalMemSize;
   // The application's __local sizes may add up past size_t (two of 2^63
   // bytes): summed with overflow checks before the limit check below.
@@ -321,7 +316,7 @@ cl_int Kernel::enqueue(CommandQueue *Q, cl_command_type Type, const NDRange &R,
                         context());
           P = M->data();
           if (I < 64 && M->size() >= compiler::streamingStoreMinBytes())
-            J.StreamArgs |= uint64_t(1) << I;
+            J.Launch.StreamArgs |= uint64_t(1) << I;
           L->Buffers.push_back(MemRef(M));
         } else {
           P = V.SvmPtr; // clSetKernelArgSVMPointer (null otherwise)

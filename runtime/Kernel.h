@@ -18,15 +18,6 @@ namespace clcpu {
 
 class CommandQueue;
 
-/// One NDRange: what clEnqueueNDRangeKernel checked, with every dimension
-/// filled (unused ones: size 1, offset 0).
-struct NDRange {
-  cl_uint Dims = 1;
-  size_t Offset[3] = {0, 0, 0};
-  size_t Global[3] = {1, 1, 1};
-  size_t Local[3] = {1, 1, 1};
-};
-
 /// A kernel of a built program plus its argument values. Holds a driver
 /// reference on its program (and through it on the JIT'd code). Thread-safe:
 /// `Lock` guards the argument values; a launch copies them.
@@ -64,13 +55,16 @@ public:
   /// prefers multiples of 16 in dimension 0, stays within \p MaxTotal.
   /// \p Regions: the kernel runs as barrier regions (its scratch grows with
   /// the group).
-  static void chooseLocalSize(NDRange &R, size_t MaxTotal, unsigned Threads,
-                              bool PerWorkItem, bool Regions = false);
+  static void chooseLocalSize(LaunchDescription &R, size_t MaxTotal,
+                              unsigned Threads, bool PerWorkItem,
+                              bool Regions = false);
 
-  /// Schedules every work-group of \p R on \p Q with the current argument
-  /// values.
-  cl_int enqueue(CommandQueue *Q, cl_command_type Type, const NDRange &R,
-                 cl_uint NumEvents, const cl_event *WaitList, cl_event *Event);
+  /// Schedules every work-group of \p R (the sizes clEnqueueNDRangeKernel
+  /// checked, every dimension filled) on \p Q with the current argument
+  /// values; adds the device's sub-group size and the streaming arguments.
+  cl_int enqueue(CommandQueue *Q, cl_command_type Type,
+                 const LaunchDescription &R, cl_uint NumEvents,
+                 const cl_event *WaitList, cl_event *Event);
 
   cl_int getInfo(cl_kernel_info Param, InfoOut Out) const;
   cl_int getWorkGroupInfo(const Device *D, cl_kernel_work_group_info Param,

@@ -346,10 +346,10 @@ void groupCollective(const WorkGroupContext *Ctx, uint32_t Op, uint64_t *Values,
                      uint32_t Region) {
   if (!(Op & CollSubGroup))
     return runCollective(Values, Args, N, Op, Args[0]);
-  size_t S = Ctx->SubGroupSize ? Ctx->SubGroupSize : N;
+  size_t S = Ctx->Launch.SubGroupSize ? Ctx->Launch.SubGroupSize : N;
   // get_max_sub_group_size(): from the enqueued local size.
-  size_t Enqueued = Ctx->EnqueuedLocalSize[0] * Ctx->EnqueuedLocalSize[1] *
-                    Ctx->EnqueuedLocalSize[2];
+  const size_t *L = Ctx->Launch.EnqueuedLocalSize;
+  size_t Enqueued = L[0] * L[1] * L[2];
   size_t MaxS = std::min(S, Enqueued);
   Buffer<uint8_t> AB;
   uint32_t Kind = (Op % CollSubGroup) / 16;

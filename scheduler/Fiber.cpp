@@ -657,10 +657,11 @@ void runGroupOnFibers(WorkGroupFn Fn, void **Args, const WorkGroupContext &Base,
   G.Count = N;
   G.Scratch.resize(N);
   G.Arg.resize(N);
-  G.SubGroupSize = Base.SubGroupSize ? Base.SubGroupSize : N;
-  G.MaxSubGroup = std::min(G.SubGroupSize, Base.EnqueuedLocalSize[0] *
-                                               Base.EnqueuedLocalSize[1] *
-                                               Base.EnqueuedLocalSize[2]);
+  const LaunchDescription &L = Base.Launch;
+  G.SubGroupSize = L.SubGroupSize ? L.SubGroupSize : N;
+  G.MaxSubGroup =
+      std::min(G.SubGroupSize, L.EnqueuedLocalSize[0] * L.EnqueuedLocalSize[1] *
+                                   L.EnqueuedLocalSize[2]);
   if (G.MaxSubGroup == 0) // (a context without the enqueued size: tests)
     G.MaxSubGroup = G.SubGroupSize;
   size_t NumSG = (N + G.SubGroupSize - 1) / G.SubGroupSize;

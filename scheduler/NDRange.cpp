@@ -102,19 +102,12 @@ struct Participant {
       Offset += alignUp(J.LocalArgs[I].second);
       Args[J.LocalArgs[I].first] = &LocalPtrs[I];
     }
-    for (unsigned D = 0; D < 3; ++D) {
-      C.GlobalOffset[D] = J.Offset[D];
-      C.GlobalSize[D] = J.Global[D];
-      C.EnqueuedLocalSize[D] = J.Local[D];
-      C.NumGroups[D] = J.numGroups(D);
-    }
-    C.WorkDim = J.Dims;
+    C.Launch = J.Launch;
     C.LocalMem = Local;
     C.LocalEnd = Local + J.localMemBytes();
-    C.SubGroupSize = J.SubGroupSize;
-    C.StreamArgs = J.StreamArgs;
     if (J.RegionScratch) {
-      size_t Bytes = J.RegionScratch * J.Local[0] * J.Local[1] * J.Local[2];
+      const size_t *Local = J.Launch.EnqueuedLocalSize;
+      size_t Bytes = J.RegionScratch * Local[0] * Local[1] * Local[2];
       C.Scratch = ThreadScratch.get(Bytes);
       C.ScratchEnd = static_cast<char *>(C.Scratch) + Bytes;
       C.GroupCollective = groupCollective;
@@ -146,7 +139,8 @@ struct Participant {
 #endif
       }
     } Fence;
-    size_t N0 = J.numGroups(0), N1 = J.numGroups(1);
+    const LaunchDescription &L = J.Launch;
+    size_t N0 = L.NumGroups[0], N1 = L.NumGroups[1];
     for (;;) {
       // Guided: a claim takes 1 / PerThread of what is left, at most Chunk,
       // so the last claims are single groups and the threads end together.
@@ -167,7 +161,8 @@ struct Participant {
           C.GroupId[D] = Id[D];
           // The last group of a non-uniform dimension is smaller.
           C.LocalSize[D] =
-              std::min(J.Local[D], J.Global[D] - Id[D] * J.Local[D]);
+              std::min(L.EnqueuedLocalSize[D],
+                       L.GlobalSize[D] - Id[D] * L.EnqueuedLocalSize[D]);
         }
         if (J.PerWorkItem)
           runGroupOnFibers(J.Fn, Args, C, J.FiberStack);
@@ -377,7 +372,8 @@ void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J,
     ~Own() { release(S); }
   } Owner{S};
   S->J = J;
-  S->Total = J.numGroups(0) * J.numGroups(1) * J.numGroups(2);
+  S->Total =
+      J.Launch.NumGroups[0] * J.Launch.NumGroups[1] * J.Launch.NumGroups[2];
   ClaimPlan Plan = planClaims(S->Total, Threads);
   S->PerThread = Plan.PerThread;
   S->Chunk = Plan.MaxChunk;

@@ -50,27 +50,16 @@ struct NDRangeJob {
   /// Barrier regions (KernelInfo::RegionScratch): scratch bytes per
   /// work-item; each thread gets that times the local size.
   size_t RegionScratch = 0;
-  /// The device's sub-group size (WorkGroupContext::SubGroupSize).
-  size_t SubGroupSize = 1;
   void **Args = nullptr; // one pointer per kernel argument
   size_t NumArgs = 0;
-  unsigned Dims = 1;
-  size_t Offset[3] = {0, 0, 0};
-  size_t Global[3] = {1, 1, 1};
-  size_t Local[3] = {1, 1, 1}; // enqueued local size
+  /// The NDRange, as every work-group's context holds it.
+  LaunchDescription Launch;
   /// Bytes of the kernel's own __local variables.
   size_t LocalVarsSize = 0;
   /// __local arguments: (argument index, bytes). Their Args entries are
   /// replaced per thread by a pointer to the thread's block.
   std::vector<std::pair<unsigned, size_t>> LocalArgs;
-  /// WorkGroupContext::StreamArgs: the large buffer arguments.
-  uint64_t StreamArgs = 0;
 
-  size_t numGroups(unsigned D) const {
-    // Not (Global + Local - 1) / Local: that wraps for global sizes near
-    // SIZE_MAX.
-    return Global[D] / Local[D] + (Global[D] % Local[D] != 0);
-  }
   /// Bytes of local memory one work-group needs (each block aligned).
   size_t localMemBytes() const;
 };

@@ -1,7 +1,8 @@
 # Fails unless every pass named in compiler/passes/Passes.def has an IR test
-# in tests/lit that runs it by name (-passes=...<name>...).
+# in tests/lit that runs it by name (-passes=...<name>...), and every analysis
+# one that prints it (-passes=print<name>).
 file(READ ${PASSES_DEF} Def)
-string(REGEX MATCHALL "CLCPU_(MODULE|FUNCTION)_PASS\\(\"[a-z0-9-]+\"" Entries
+string(REGEX MATCHALL "CLCPU_(MODULE_PASS|FUNCTION_PASS|FUNCTION_ANALYSIS)\\(\"[a-z0-9-]+\"" Entries
   "${Def}")
 file(GLOB_RECURSE Tests ${LIT_DIR}/*.ll ${LIT_DIR}/*.cl)
 set(Runs "")
@@ -12,7 +13,7 @@ endforeach()
 set(Missing "")
 foreach(E ${Entries})
   string(REGEX REPLACE ".*\"([a-z0-9-]+)\"" "\\1" Name "${E}")
-  string(REGEX MATCH "[=,(]${Name}[,)' ]" Found "${Runs}")
+  string(REGEX MATCH "[=,(<]${Name}[,)'> ]" Found "${Runs}")
   if(NOT Found)
     list(APPEND Missing ${Name})
   endif()

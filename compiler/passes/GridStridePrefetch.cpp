@@ -1,7 +1,7 @@
 //===- GridStridePrefetch.cpp - prefetch the next grid stride -------------===//
 //
 // A grid-stride loop in a barrier kernel runs one region per iteration for
-// the whole group (compiler/LoopSyncPoints.cpp): iteration t of a group
+// the whole group (compiler/passes/LoopSyncPoints.cpp): iteration t of a group
 // reads in[first + t * stride + lid], one run of WG elements, then the next
 // run a whole stride (256 KiB in bench/'s reduce_local) further on. The
 // hardware prefetchers follow a stream within a page but do not guess the

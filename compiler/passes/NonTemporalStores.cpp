@@ -60,7 +60,7 @@
 // stores.
 
 #include "compiler/passes/NonTemporalStores.h"
-#include "compiler/WorkGroupContext.h"
+#include "compiler/ContextFields.h"
 
 #include <llvm/ADT/MapVector.h>
 #include <llvm/ADT/STLExtras.h>
@@ -470,11 +470,10 @@ public:
         B(&*F.getEntryBlock().getFirstInsertionPt()) {
     // The launch's work-item count and its large buffer arguments.
     for (unsigned D = 0; D < 3; ++D) {
-      Value *N = contextField(offsetof(WorkGroupContext, GlobalSize) +
-                              D * sizeof(size_t));
+      Value *N = loadContextField(B, F.getArg(1), ContextField::GlobalSize, D);
       Items = Items ? B.CreateMul(Items, N) : N;
     }
-    StreamArgs = contextField(offsetof(WorkGroupContext, StreamArgs));
+    StreamArgs = loadContextField(B, F.getArg(1), ContextField::StreamArgs);
   }
 
   Value *get(StoreInst *S, int Arg) {
@@ -499,14 +498,6 @@ public:
   }
 
 private:
-  Value *contextField(size_t Offset) {
-    Value *P = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), F.getArg(1), Offset);
-    auto *L = B.CreateAlignedLoad(B.getInt64Ty(), P, Align(8));
-    L->setMetadata(LLVMContext::MD_invariant_load,
-                   MDNode::get(F.getContext(), {}));
-    return L;
-  }
-
   Function &F;
   const DataLayout &DL;
   IRBuilder<> B;

@@ -6,14 +6,19 @@
 
 #include "compiler/passes/PassRegistry.h"
 
+#include "compiler/analyses/WorkItemUniformity.h"
 #include "compiler/passes/BlockedStores.h"
 #include "compiler/passes/ConsecutiveGathers.h"
 #include "compiler/passes/GridStridePrefetch.h"
 #include "compiler/passes/GuardedLoopBound.h"
 #include "compiler/passes/InvariantDivision.h"
+#include "compiler/passes/LoopSyncPoints.h"
+#include "compiler/passes/LowerWorkGroupSync.h"
 #include "compiler/passes/MaskedStoreFastPath.h"
+#include "compiler/passes/MathBuiltins.h"
 #include "compiler/passes/NonTemporalStores.h"
 #include "compiler/passes/ParallelWorkItemLoops.h"
+#include "compiler/passes/ProgressYields.h"
 #include "compiler/passes/Reconvergence.h"
 #include "compiler/passes/RuntimeConsecutiveGathers.h"
 #include "compiler/passes/SafeIntegerDivision.h"
@@ -22,9 +27,11 @@
 #include "compiler/passes/SubGroupStepInline.h"
 #include "compiler/passes/UniformVectorPhis.h"
 #include "compiler/passes/VectorCollectives.h"
+#include "compiler/passes/WorkItemCalls.h"
 #include "compiler/passes/WorkItemLoopCheck.h"
 
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/raw_ostream.h>
 
 using namespace llvm;
 
@@ -37,6 +44,9 @@ void registerPasses(PassBuilder &PB) {
   PIC->addClassToPassName(CLASS::name(), NAME);
 #define CLCPU_FUNCTION_PASS(NAME, CLASS)                                       \
   PIC->addClassToPassName(CLASS::name(), NAME);
+#define CLCPU_FUNCTION_ANALYSIS(NAME, CLASS, PRINTER)                          \
+  PIC->addClassToPassName(CLASS::name(), NAME);                                \
+  PIC->addClassToPassName(PRINTER::name(), "print<" NAME ">");
 #include "compiler/passes/Passes.def"
   }
   PB.registerPipelineParsingCallback(
@@ -58,15 +68,26 @@ void registerPasses(PassBuilder &PB) {
     FPM.addPass(CLASS());                                                      \
     return true;                                                               \
   }
+#define CLCPU_FUNCTION_ANALYSIS(NAME, CLASS, PRINTER)                          \
+  if (Name == "print<" NAME ">") {                                             \
+    FPM.addPass(PRINTER(errs()));                                              \
+    return true;                                                               \
+  }
 #include "compiler/passes/Passes.def"
         return false;
       });
+  PB.registerAnalysisRegistrationCallback([](FunctionAnalysisManager &FAM) {
+#define CLCPU_FUNCTION_ANALYSIS(NAME, CLASS, PRINTER)                          \
+  FAM.registerPass([] { return CLASS(); });
+#include "compiler/passes/Passes.def"
+  });
 }
 
 const std::vector<StringRef> &passNames() {
   static const std::vector<StringRef> Names = {
 #define CLCPU_MODULE_PASS(NAME, CLASS) NAME,
 #define CLCPU_FUNCTION_PASS(NAME, CLASS) NAME,
+#define CLCPU_FUNCTION_ANALYSIS(NAME, CLASS, PRINTER) "print<" NAME ">",
 #include "compiler/passes/Passes.def"
   };
   return Names;

@@ -21,7 +21,7 @@
 // So this pass puts a reconvergence point (a call that synchronizes the
 // sub-group and computes nothing: CollReconverge) at the immediate
 // post-dominator of every branch whose condition is not uniform
-// (compiler/Divergence.cpp) and from which such a call can be reached
+// (compiler/analyses/WorkItemUniformity.cpp) and from which such a call can be reached
 // before that post-dominator. A work-item that finished one side waits
 // there, the other side's call runs with its own work-items, and the
 // sub-group goes on together. The same holds for a loop whose trip count
@@ -32,7 +32,9 @@
 #include "compiler/passes/Reconvergence.h"
 
 #include "compiler/Internal.h"
+#include "compiler/KernelBody.h"
 #include "compiler/WorkGroupContext.h"
+#include "compiler/analyses/WorkItemUniformity.h"
 
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/SetVector.h>
@@ -55,7 +57,7 @@ namespace clcpu::compiler {
 
 namespace {
 
-bool insertReconvergencePoints(Function &Body) {
+bool insertReconvergencePoints(Function &Body, FunctionAnalysisManager &AM) {
   auto PerCallSite = [](const Instruction &I) {
     const auto *CI = dyn_cast<CallInst>(&I);
     std::optional<SyncCall> S = CI ? classifySyncCall(*CI) : std::nullopt;
@@ -71,13 +73,12 @@ bool insertReconvergencePoints(Function &Body) {
   // Private variables to SSA values first: the divergence analysis takes
   // every load from an alloca as divergent.
   promotePrivates(Body);
-  unsigned NA = Body.arg_size();
-  Value *Lid[3] = {Body.getArg(NA - 3), Body.getArg(NA - 2),
-                   Body.getArg(NA - 1)};
-  DenseSet<const Value *> Uniform = uniformValues(Body, Lid);
-  auto IsUniform = [&](const Value *V) { return isUniform(V, Uniform, Lid); };
+  AM.invalidate(Body, PreservedAnalyses::none());
+  const WorkItemUniformity &Uniform =
+      AM.getResult<WorkItemUniformityAnalysis>(Body);
+  auto IsUniform = [&](const Value *V) { return Uniform.isUniform(V); };
 
-  PostDominatorTree PDT(Body);
+  PostDominatorTree &PDT = AM.getResult<PostDominatorTreeAnalysis>(Body);
   SetVector<BasicBlock *> Joins;
   for (BasicBlock &B : Body) {
     const Instruction *T = B.getTerminator();
@@ -133,12 +134,13 @@ bool insertReconvergencePoints(Function &Body) {
 } // namespace
 
 PreservedAnalyses ReconvergencePass::run(Function &F,
-                                         FunctionAnalysisManager &) {
-  // Only a kernel body has the local ids as its last three parameters.
-  if (F.arg_size() < 4)
+                                         FunctionAnalysisManager &AM) {
+  // Only a kernel body has local ids (compiler/KernelBody.h).
+  Value *Lid[3];
+  if (!localIdParams(F, Lid))
     return PreservedAnalyses::all();
-  return insertReconvergencePoints(F) ? PreservedAnalyses::none()
-                                      : PreservedAnalyses::all();
+  return insertReconvergencePoints(F, AM) ? PreservedAnalyses::none()
+                                          : PreservedAnalyses::all();
 }
 
 } // namespace clcpu::compiler

@@ -105,7 +105,8 @@ Function *emitCollectiveStep(const RegionPlan &P) {
                                  RB.CreateMul(N, RB.getInt64(Offset))),
             From);
       };
-      RB.CreateCall(FT, ctxWord(RB, Ctx, WGroupCollective, Ptr),
+      RB.CreateCall(FT,
+                    loadContextField(RB, Ctx, ContextField::GroupCollective),
                     {Ctx, RB.getInt32(Op), Slots(ValueOffset),
                      Slots(IndexOffset), Count, StatesArg, Region});
     };

@@ -143,7 +143,7 @@ bool findPrivates(RegionPlan &P, std::string &Why) {
 }
 
 void findLiveValues(RegionPlan &P) {
-  P.Uniform = uniformValues(*P.R, P.Lid);
+  P.Uniform = WorkItemUniformity(*P.R);
   for (BasicBlock &BB : *P.R) {
     for (Instruction &I : BB) {
       if (isa<AllocaInst>(I) || I.getType()->isVoidTy() || !usedElsewhere(I))
@@ -159,7 +159,7 @@ void findLiveValues(RegionPlan &P) {
           X.At.push_back(S);
       unsigned Budget = 24;
       X.Remat = !Result && rematerializable(&I, Budget);
-      X.Uniform = P.Uniform.count(&I) != 0;
+      X.Uniform = P.Uniform.isUniform(&I);
       if (!X.At.empty())
         P.Values.push_back(std::move(X));
     }

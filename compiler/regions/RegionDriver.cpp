@@ -284,15 +284,12 @@ CallInst *Driver::regionCall(IRBuilder<> &LB, Value *X, Value *Y, Value *Z,
 }
 
 void Driver::emitEntry(Module &M) {
-  Type *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
+  Type *I32 = Type::getInt32Ty(C);
   WG = beginWorkGroupFunction(M, Kernel, K.Name, B, CallArgs);
   Ctx = WG->getArg(1);
   loadLocalSize(B, Ctx, Size, K);
   N = B.CreateMul(B.CreateMul(Size[0], Size[1]), Size[2], "n");
-  auto *S = B.CreateLoad(PointerType::getUnqual(C),
-                         B.CreateConstInBoundsGEP1_64(I64, Ctx, WScratch));
-  S->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(C, {}));
-  Scratch = S;
+  Scratch = loadContextField(B, Ctx, ContextField::Scratch);
   BasicBlock *EntryEnd = B.GetInsertBlock();
   Dispatch = BasicBlock::Create(C, "dispatch", WG);
   Scan = BasicBlock::Create(C, "scan", WG);

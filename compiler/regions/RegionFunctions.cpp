@@ -181,18 +181,13 @@ void makeRegionsFunction(RegionPlan &P) {
 
 void emitRegionsEntry(RegionPlan &P) {
   LLVMContext &C = P.M.getContext();
-  Type *I64 = Type::getInt64Ty(C);
-  PointerType *Ptr = PointerType::getUnqual(C);
   P.Entry = BasicBlock::Create(C, "regions.entry", P.R, P.Start);
   for (AllocaInst *A : P.Allocas)
     A->moveBefore(*P.Entry, P.Entry->end());
   IRBuilder<> B(P.Entry);
   Value **Size = P.Size;
-  for (unsigned D = 0; D < 3; ++D)
-    Size[D] = P.K.ReqdWorkGroupSize[D] == 1 // as loadLocalSize
-                  ? B.getInt64(1)
-                  : ctxWord(B, P.Ctx, WLocalSize + D, I64);
-  P.SA.Scratch = ctxWord(B, P.Ctx, WScratch, Ptr);
+  loadLocalSize(B, P.Ctx, Size, P.K);
+  P.SA.Scratch = loadContextField(B, P.Ctx, ContextField::Scratch);
   P.SA.N = B.CreateMul(B.CreateMul(Size[0], Size[1]), Size[2]);
   P.SA.Lin = B.CreateAdd(
       B.CreateMul(B.CreateAdd(B.CreateMul(P.Lid[2], Size[1]), P.Lid[1]),

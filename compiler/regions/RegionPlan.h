@@ -12,8 +12,9 @@
 #ifndef CLCPU_COMPILER_REGIONS_REGIONPLAN_H
 #define CLCPU_COMPILER_REGIONS_REGIONPLAN_H
 
-#include "compiler/ContextWords.h"
+#include "compiler/ContextFields.h"
 #include "compiler/Internal.h"
+#include "compiler/analyses/WorkItemUniformity.h"
 #include "compiler/regions/RegionDriver.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -37,16 +38,6 @@ constexpr uint64_t StateOffset = 0, ValueOffset = 8, IndexOffset = 16,
 
 /// Private state per work-item above which a kernel stays on fibers.
 constexpr uint64_t MaxRegionScratch = 256 * 1024;
-
-/// An invariant load of context word \p W (a WorkGroupContext field).
-inline llvm::Value *ctxWord(llvm::IRBuilder<> &B, llvm::Value *Ctx, unsigned W,
-                            llvm::Type *Ty) {
-  auto *L =
-      B.CreateLoad(Ty, B.CreateConstInBoundsGEP1_64(B.getInt64Ty(), Ctx, W));
-  L->setMetadata(llvm::LLVMContext::MD_invariant_load,
-                 llvm::MDNode::get(B.getContext(), {}));
-  return L;
-}
 
 struct SyncPoint {
   llvm::CallInst *Call = nullptr;
@@ -148,7 +139,7 @@ struct RegionPlan {
   // for good (Resident) or are copied there and back.
   llvm::BasicBlock *Start = nullptr;
   llvm::SmallVector<llvm::AllocaInst *, 16> Allocas;
-  llvm::DenseSet<const llvm::Value *> Uniform;
+  WorkItemUniformity Uniform;
   llvm::SmallVector<Crossing, 16> Values;
   llvm::SmallPtrSet<llvm::AllocaInst *, 8> Resident;
   llvm::SmallVector<CopiedAlloca, 8> CopiedAllocas;

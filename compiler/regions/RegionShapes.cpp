@@ -34,8 +34,7 @@ namespace {
 /// where it stops is uniform. Every return of `<K>.regions` returns a
 /// constant (a sync point's number, 0 when finished); a branch decides when
 /// its successors can reach different sets of those.
-bool exitIsUniform(BasicBlock *Start, const DenseSet<const Value *> &Uniform,
-                   ArrayRef<Value *> LocalIds) {
+bool exitIsUniform(BasicBlock *Start, const WorkItemUniformity &Uniform) {
   DenseSet<const BasicBlock *> In = reachable(Start, /*Forward=*/true);
   DenseMap<const BasicBlock *, SmallVector<uint64_t, 4>> Ends;
   for (bool Changed = true; Changed;) {
@@ -62,9 +61,7 @@ bool exitIsUniform(BasicBlock *Start, const DenseSet<const Value *> &Uniform,
       }
     }
   }
-  auto IsUniform = [&](const Value *V) {
-    return isUniform(V, Uniform, LocalIds);
-  };
+  auto IsUniform = [&](const Value *V) { return Uniform.isUniform(V); };
   for (const BasicBlock *BB : In) {
     const Instruction *T = BB->getTerminator();
     if (T->getNumSuccessors() < 2)
@@ -118,7 +115,7 @@ void findRegionShapes(RegionPlan &P) {
     RegionShape Sh;
     for (auto [From, To] : Backedges)
       Sh.HasLoops |= In.count(From) != 0;
-    Sh.UniformExit = exitIsUniform(Start, P.Uniform, P.Lid);
+    Sh.UniformExit = exitIsUniform(Start, P.Uniform);
     P.Shapes.push_back(Sh);
   }
 }

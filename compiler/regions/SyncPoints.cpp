@@ -80,11 +80,7 @@ bool collectivesAreScalar(Function &Body, std::string &Why) {
 }
 
 void addLoopSyncPoints(RegionPlan &P) {
-  DenseSet<const Value *> Same = uniformValues(*P.R, P.Lid);
-  for (Argument &A : P.R->args())
-    if (!is_contained(P.Lid, &A))
-      Same.insert(&A); // kernel arguments, the context
-  P.LoopSyncs = insertLoopSyncPoints(*P.R, Same);
+  P.LoopSyncs = insertLoopSyncPoints(*P.R, WorkItemUniformity(*P.R));
 }
 
 bool findSyncPoints(RegionPlan &P, std::string &Why) {

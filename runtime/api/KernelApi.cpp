@@ -235,15 +235,16 @@ cl_int enqueueNDRange(cl_command_queue command_queue, cl_kernel kernel,
   if (ZeroSized)
     return Q->enqueue(Type, num_events_in_wait_list, event_wait_list, event,
                       /*Blocking=*/false, [] { return CL_SUCCESS; });
-  NDRange R;
-  R.Dims = work_dim;
+  LaunchDescription R;
+  R.WorkDim = work_dim;
   for (cl_uint D = 0; D < work_dim; ++D) {
-    R.Global[D] = global_work_size[D];
-    R.Offset[D] = global_work_offset ? global_work_offset[D] : 0;
+    R.GlobalSize[D] = global_work_size[D];
+    R.GlobalOffset[D] = global_work_offset ? global_work_offset[D] : 0;
     // CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size +
     // the corresponding values in global_work_offset for any dimensions is
     // greater than the maximum value representable by size_t on the device.
-    if (R.Offset[D] > std::numeric_limits<size_t>::max() - R.Global[D])
+    if (R.GlobalOffset[D] >
+        std::numeric_limits<size_t>::max() - R.GlobalSize[D])
       return fail(CL_INVALID_GLOBAL_OFFSET,
                   "global_work_offset[" + std::to_string(D) +
                       "] + global_work_size overflows size_t",
@@ -255,17 +256,17 @@ cl_int enqueueNDRange(cl_command_queue command_queue, cl_kernel kernel,
   if (local_work_size) {
     size_t Total = 1;
     for (cl_uint D = 0; D < work_dim; ++D) {
-      R.Local[D] = local_work_size[D];
+      R.EnqueuedLocalSize[D] = local_work_size[D];
       // A work-group with no work-item in some dimension is not a valid
       // work-group size.
-      if (R.Local[D] == 0)
+      if (R.EnqueuedLocalSize[D] == 0)
         return fail(CL_INVALID_WORK_GROUP_SIZE,
                     "local_work_size[" + std::to_string(D) + "] is 0", C);
       // CL_INVALID_WORK_ITEM_SIZE if the number of work-items specified in
       // any of local_work_size[0], ... local_work_size[work_dim - 1] is
       // greater than the corresponding values specified by
       // CL_DEVICE_MAX_WORK_ITEM_SIZES[0], ...
-      if (R.Local[D] > MaxGroup)
+      if (R.EnqueuedLocalSize[D] > MaxGroup)
         return fail(CL_INVALID_WORK_ITEM_SIZE,
                     "local_work_size[" + std::to_string(D) +
                         "] exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES",
@@ -274,7 +275,8 @@ cl_int enqueueNDRange(cl_command_queue command_queue, cl_kernel kernel,
       // -cl-uniform-work-group-size and the number of work-items specified
       // by global_work_size is not evenly divisible by size of work-group
       // given by local_work_size (OpenCL C 1.x programs are uniform too).
-      if (R.Global[D] % R.Local[D] != 0 && K->info().UniformWorkGroupSize)
+      if (R.GlobalSize[D] % R.EnqueuedLocalSize[D] != 0 &&
+          K->info().UniformWorkGroupSize)
         return fail(CL_INVALID_WORK_GROUP_SIZE,
                     "global_work_size[" + std::to_string(D) +
                         "] is not a multiple of local_work_size",
@@ -282,10 +284,10 @@ cl_int enqueueNDRange(cl_command_queue command_queue, cl_kernel kernel,
       // CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and does
       // not match the required work-group size for kernel in the program
       // source.
-      if (HasReqd && R.Local[D] != Reqd[D])
+      if (HasReqd && R.EnqueuedLocalSize[D] != Reqd[D])
         return fail(CL_INVALID_WORK_GROUP_SIZE,
                     "local_work_size does not match reqd_work_group_size", C);
-      Total *= R.Local[D];
+      Total *= R.EnqueuedLocalSize[D];
     }
     // CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and the
     // total number of work-items in the work-group computed as
@@ -298,12 +300,12 @@ cl_int enqueueNDRange(cl_command_queue command_queue, cl_kernel kernel,
                   C);
   } else if (HasReqd) {
     for (cl_uint D = 0; D < work_dim; ++D) {
-      R.Local[D] = Reqd[D];
+      R.EnqueuedLocalSize[D] = Reqd[D];
       // CL_INVALID_WORK_GROUP_SIZE if local_work_size is NULL and the
       // reqd_work_group_size attribute is used to declare the work-group size
       // for kernel in the program source and the global size is not a
       // multiple of it (no non-uniform work-groups).
-      if (R.Global[D] % R.Local[D] != 0)
+      if (R.GlobalSize[D] % R.EnqueuedLocalSize[D] != 0)
         return fail(CL_INVALID_WORK_GROUP_SIZE,
                     "global_work_size is not a multiple of "
                     "reqd_work_group_size",
@@ -320,8 +322,9 @@ cl_int enqueueNDRange(cl_command_queue command_queue, cl_kernel kernel,
   // 2^64 groups, which wraps to 0).
   CheckedSize Items = 1, Groups = 1;
   for (cl_uint D = 0; D < work_dim; ++D) {
-    Items *= R.Global[D];
-    Groups *= R.Global[D] / R.Local[D] + (R.Global[D] % R.Local[D] != 0);
+    Items *= R.GlobalSize[D];
+    R.NumGroups[D] = groupsIn(R.GlobalSize[D], R.EnqueuedLocalSize[D]);
+    Groups *= R.NumGroups[D];
   }
   // CL_INVALID_GLOBAL_WORK_SIZE if any of the values specified in
   // global_work_size[0], ... global_work_size[work_dim - 1] exceed the

@@ -1315,15 +1315,15 @@ kernel void k(global uint *out) {
   C.LocalSize[0] = 4;
   C.LocalSize[1] = 2;
   C.LocalSize[2] = 1;
-  C.GlobalSize[0] = 8;
-  C.GlobalSize[1] = 4;
-  C.GlobalSize[2] = 1;
-  C.NumGroups[0] = 2;
-  C.NumGroups[1] = 2;
-  C.NumGroups[2] = 1;
-  C.WorkDim = 2;
+  C.Launch.GlobalSize[0] = 8;
+  C.Launch.GlobalSize[1] = 4;
+  C.Launch.GlobalSize[2] = 1;
+  C.Launch.NumGroups[0] = 2;
+  C.Launch.NumGroups[1] = 2;
+  C.Launch.NumGroups[2] = 1;
+  C.Launch.WorkDim = 2;
   for (int D = 0; D < 3; ++D)
-    C.EnqueuedLocalSize[D] = C.LocalSize[D];
+    C.Launch.EnqueuedLocalSize[D] = C.LocalSize[D];
   for (size_t GY = 0; GY < 2; ++GY)
     for (size_t GX = 0; GX < 2; ++GX) {
       C.GroupId[0] = GX;
@@ -1359,14 +1359,14 @@ kernel void k(global int *out) {
   WorkGroupContext C{};
   C.LocalSize[0] = 8;
   C.LocalSize[1] = C.LocalSize[2] = 1;
-  C.GlobalSize[0] = 16;
-  C.GlobalSize[1] = C.GlobalSize[2] = 1;
-  C.NumGroups[0] = 2;
-  C.NumGroups[1] = C.NumGroups[2] = 1;
-  C.WorkDim = 1;
+  C.Launch.GlobalSize[0] = 16;
+  C.Launch.GlobalSize[1] = C.Launch.GlobalSize[2] = 1;
+  C.Launch.NumGroups[0] = 2;
+  C.Launch.NumGroups[1] = C.Launch.NumGroups[2] = 1;
+  C.Launch.WorkDim = 1;
   C.LocalMem = Block;
   for (int D = 0; D < 3; ++D)
-    C.EnqueuedLocalSize[D] = C.LocalSize[D];
+    C.Launch.EnqueuedLocalSize[D] = C.LocalSize[D];
   for (size_t G = 0; G < 2; ++G) {
     C.GroupId[0] = G;
     K.Fn(Args, &C);

@@ -49,11 +49,11 @@ WorkGroupContext groupOf(size_t X, size_t Y, size_t Z) {
   WorkGroupContext C{};
   size_t L[3] = {X, Y, Z};
   for (int D = 0; D < 3; ++D) {
-    C.LocalSize[D] = C.EnqueuedLocalSize[D] = L[D];
-    C.GlobalSize[D] = L[D];
-    C.NumGroups[D] = 1;
+    C.LocalSize[D] = C.Launch.EnqueuedLocalSize[D] = L[D];
+    C.Launch.GlobalSize[D] = L[D];
+    C.Launch.NumGroups[D] = 1;
   }
-  C.WorkDim = 3;
+  C.Launch.WorkDim = 3;
   return C;
 }
 
@@ -73,9 +73,9 @@ void emptyBarrierItem(void **Args, const WorkGroupContext *C) {
 
 void countGroup(void **Args, const WorkGroupContext *C) {
   auto *Hits = static_cast<std::atomic<unsigned> *>(Args[0]);
-  size_t G =
-      C->GroupId[0] +
-      C->NumGroups[0] * (C->GroupId[1] + C->NumGroups[1] * C->GroupId[2]);
+  size_t G = C->GroupId[0] +
+             C->Launch.NumGroups[0] *
+                 (C->GroupId[1] + C->Launch.NumGroups[1] * C->GroupId[2]);
   Hits[G].fetch_add(1);
   // Every work-item is accounted for in the group's actual size.
   auto *Items = static_cast<std::atomic<size_t> *>(Args[1]);
@@ -88,12 +88,15 @@ void checkEachGroupOnce(tbb::task_arena &Arena, size_t G0, size_t L0, size_t G1,
                         size_t L1, HelperPark *Park = nullptr) {
   NDRangeJob J;
   J.Fn = countGroup;
-  J.Dims = 2;
-  J.Global[0] = G0;
-  J.Local[0] = L0;
-  J.Global[1] = G1;
-  J.Local[1] = L1;
-  size_t Groups = J.numGroups(0) * J.numGroups(1);
+  LaunchDescription &L = J.Launch;
+  L.WorkDim = 2;
+  L.GlobalSize[0] = G0;
+  L.EnqueuedLocalSize[0] = L0;
+  L.GlobalSize[1] = G1;
+  L.EnqueuedLocalSize[1] = L1;
+  for (unsigned D = 0; D < 2; ++D)
+    L.NumGroups[D] = groupsIn(L.GlobalSize[D], L.EnqueuedLocalSize[D]);
+  size_t Groups = L.NumGroups[0] * L.NumGroups[1];
   std::vector<std::atomic<unsigned>> Hits(Groups);
   std::atomic<size_t> Items{0};
   void *Args[] = {Hits.data(), &Items};
@@ -224,7 +227,7 @@ TEST_CASE("5.10 (scheduler issue, pipelined scan_wg): a helper waits in the "
     void *Args[] = {&Ran};
     NDRangeJob J;
     J.Fn = busyGroup;
-    J.Global[0] = 4;
+    J.Launch.GlobalSize[0] = J.Launch.NumGroups[0] = 4;
     J.Args = Args;
     J.NumArgs = 1;
     size_t WithHelper = 0;
@@ -288,7 +291,7 @@ TEST_CASE("cl_khr_subgroup_non_uniform_arithmetic (scheduler/Fiber.cpp): the "
           "site after both waits for all of them",
           "[fiber][nonuniform]") {
   WorkGroupContext C = groupOf(11, 1, 1);
-  C.SubGroupSize = 4; // sub-groups of 4, 4 and 3
+  C.Launch.SubGroupSize = 4; // sub-groups of 4, 4 and 3
   std::vector<int32_t> Out(22, -1);
   void *Args[] = {Out.data()};
   runGroupOnFibers(ifElseItem, Args, C, 0);

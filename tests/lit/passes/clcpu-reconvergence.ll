@@ -2,11 +2,11 @@
 ; work-items that reach the call together. clcpu-reconvergence puts a
 ; reconvergence point, a convergent call of __clcpu_reconverge(0), at the
 ; first insertion point of the immediate post-dominator of every branch
-; whose condition is not uniform (it depends on the local ids, the body's
-; last three parameters after ctx) and from which such a per-call-site call
-; is reachable before that post-dominator. The functions follow the
-; `<kernel>.body` convention: kernel arguments, then (ptr ctx, i64 lx,
-; i64 ly, i64 lz).
+; whose condition is not uniform (clcpu-uniformity: it depends on the
+; local ids) and from which such a per-call-site call is reachable before
+; that post-dominator. The functions follow the `<kernel>.body` convention
+; (compiler/KernelBody.h): kernel arguments, then the context and the local
+; ids x, y and z, marked "clcpu-context" and "clcpu-local-id".
 ;  * divergent_if: `if (lx < 3) r = sub_group_non_uniform_reduce_add(x)`:
 ;    the point goes into the join block, after its PHI.
 ;  * loop_if_else: the loop of the pass's comment, whose if/else on
@@ -29,7 +29,7 @@
 ; CHECK-NEXT: %r = phi float [ %sum, %then ], [ 0.000000e+00, %entry ]
 ; CHECK-NEXT: call i32 @_Z18__clcpu_reconvergei(i32 0) #[[CONV:[0-9]+]]
 ; CHECK-NEXT: store float %r, ptr %out
-define internal void @divergent_if.body(ptr %out, float %x, ptr %ctx, i64 %lx, i64 %ly, i64 %lz) {
+define internal void @divergent_if.body(ptr %out, float %x, ptr "clcpu-context" %ctx, i64 "clcpu-local-id"="0" %lx, i64 "clcpu-local-id"="1" %ly, i64 "clcpu-local-id"="2" %lz) {
 entry:
   %c = icmp ult i64 %lx, 3
   br i1 %c, label %then, label %join
@@ -52,7 +52,7 @@ join:
 ; CHECK: exit:
 ; CHECK-NOT: __clcpu_reconverge
 ; CHECK: ret void
-define internal void @loop_if_else.body(ptr %out, ptr %ctx, i64 %lx, i64 %ly, i64 %lz) {
+define internal void @loop_if_else.body(ptr %out, ptr "clcpu-context" %ctx, i64 "clcpu-local-id"="0" %lx, i64 "clcpu-local-id"="1" %ly, i64 "clcpu-local-id"="2" %lz) {
 entry:
   br label %header
 
@@ -87,7 +87,7 @@ exit:
 ; CHECK: exit:
 ; CHECK-NEXT: call i32 @_Z18__clcpu_reconvergei(i32 0) #[[CONV]]
 ; CHECK-NEXT: ret void
-define internal void @divergent_trip_count.body(i32 %x, ptr %ctx, i64 %lx, i64 %ly, i64 %lz) {
+define internal void @divergent_trip_count.body(i32 %x, ptr "clcpu-context" %ctx, i64 "clcpu-local-id"="0" %lx, i64 "clcpu-local-id"="1" %ly, i64 "clcpu-local-id"="2" %lz) {
 entry:
   br label %header
 
@@ -110,7 +110,7 @@ exit:
 ; CHECK: join:
 ; CHECK-NEXT: %r = phi float
 ; CHECK-NEXT: store float %r, ptr %out
-define internal void @uniform_if.body(ptr %out, float %x, i32 %n, ptr %ctx, i64 %lx, i64 %ly, i64 %lz) {
+define internal void @uniform_if.body(ptr %out, float %x, i32 %n, ptr "clcpu-context" %ctx, i64 "clcpu-local-id"="0" %lx, i64 "clcpu-local-id"="1" %ly, i64 "clcpu-local-id"="2" %lz) {
 entry:
   %half = ashr i32 %n, 1
   %c = icmp sgt i32 %half, 0
@@ -130,7 +130,7 @@ join:
 ; CHECK-NOT: __clcpu_reconverge
 ; CHECK: join:
 ; CHECK-NEXT: %sum = call float @_Z32sub_group_non_uniform_reduce_addf(float %x)
-define internal void @call_after_join.body(ptr %out, float %x, ptr %ctx, i64 %lx, i64 %ly, i64 %lz) {
+define internal void @call_after_join.body(ptr %out, float %x, ptr "clcpu-context" %ctx, i64 "clcpu-local-id"="0" %lx, i64 "clcpu-local-id"="1" %ly, i64 "clcpu-local-id"="2" %lz) {
 entry:
   %c = icmp ult i64 %lx, 3
   br i1 %c, label %then, label %join
@@ -149,7 +149,7 @@ join:
 ; CHECK-NOT: __clcpu_reconverge
 ; CHECK: join:
 ; CHECK-NEXT: store float %sum, ptr %out
-define internal void @no_per_call_site.body(ptr %out, float %x, ptr %ctx, i64 %lx, i64 %ly, i64 %lz) {
+define internal void @no_per_call_site.body(ptr %out, float %x, ptr "clcpu-context" %ctx, i64 "clcpu-local-id"="0" %lx, i64 "clcpu-local-id"="1" %ly, i64 "clcpu-local-id"="2" %lz) {
 entry:
   %sum = call float @_Z22sub_group_reduce_addf(float %x) #0
   %c = icmp ult i64 %lx, 3

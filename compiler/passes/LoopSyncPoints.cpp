@@ -1,4 +1,4 @@
-//===- compiler/LoopSyncPoints.cpp - loop iterations as barrier regions ---===//
+//===- LoopSyncPoints.cpp - loop iterations as barrier regions ------------===//
 //
 // A grid-stride loop, `for (i = get_global_id(0); i < n; i += stride)`,
 // runs a different number of times in different work-items. The loop
@@ -31,7 +31,10 @@
 // fences or private arrays, and loops that hold a sync point, stay as they
 // are.
 
+#include "compiler/passes/LoopSyncPoints.h"
+
 #include "compiler/Internal.h"
+#include "compiler/analyses/WorkItemUniformity.h"
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
@@ -43,6 +46,8 @@
 #include <llvm/IR/Module.h>
 
 using namespace llvm;
+
+#define DEBUG_TYPE "clcpu-loop-sync-points"
 
 namespace clcpu::compiler {
 
@@ -92,14 +97,13 @@ const Value *stripCasts(const Value *V) {
 
 /// Whether \p V (casts aside) is an `add` of \p Phi and a uniform value.
 bool isUniformStep(const Value *V, const PHINode *Phi,
-                   const DenseSet<const Value *> &Uniform) {
+                   const WorkItemUniformity &Uniform) {
   const auto *Add = dyn_cast<BinaryOperator>(stripCasts(V));
   if (!Add || Add->getOpcode() != Instruction::Add)
     return false;
   for (unsigned K = 0; K < 2; ++K) {
     const Value *Other = Add->getOperand(1 - K);
-    if (stripCasts(Add->getOperand(K)) == Phi &&
-        (Uniform.count(Other) || isa<Constant>(Other)))
+    if (stripCasts(Add->getOperand(K)) == Phi && Uniform.isUniform(Other))
       return true;
   }
   return false;
@@ -111,7 +115,7 @@ bool isUniformStep(const Value *V, const PHINode *Phi,
 /// copy by the group's first work-item, whose order against the others'
 /// reads builtins/misc.cl relies on), or that PHI plus the step.
 bool isStridedInduction(const Value *V, const Loop &L,
-                        const DenseSet<const Value *> &Uniform) {
+                        const WorkItemUniformity &Uniform) {
   const BasicBlock *Latch = L.getLoopLatch(), *Pre = L.getLoopPreheader();
   auto Induction = [&](const Value *C) {
     const auto *Phi = dyn_cast<PHINode>(C);
@@ -119,7 +123,7 @@ bool isStridedInduction(const Value *V, const Loop &L,
         Phi->getBasicBlockIndex(Latch) < 0 || Phi->getBasicBlockIndex(Pre) < 0)
       return static_cast<const PHINode *>(nullptr);
     const Value *Start = Phi->getIncomingValueForBlock(Pre);
-    if (Uniform.count(Start) || isa<Constant>(Start) ||
+    if (Uniform.isUniform(Start) ||
         !isUniformStep(Phi->getIncomingValueForBlock(Latch), Phi, Uniform))
       return static_cast<const PHINode *>(nullptr);
     return Phi;
@@ -136,21 +140,20 @@ bool isStridedInduction(const Value *V, const Loop &L,
 
 /// Whether \p L leaves on `induction < uniform bound` (or the like) and the
 /// comparison differs between work-items (the induction's start does).
-bool stridedDivergentExit(const Loop &L,
-                          const DenseSet<const Value *> &Uniform) {
+bool stridedDivergentExit(const Loop &L, const WorkItemUniformity &Uniform) {
   SmallVector<BasicBlock *, 4> Exiting;
   L.getExitingBlocks(Exiting);
   if (Exiting.size() != 1)
     return false;
   const auto *Br = dyn_cast<BranchInst>(Exiting[0]->getTerminator());
-  if (!Br || !Br->isConditional() || Uniform.count(Br->getCondition()))
+  if (!Br || !Br->isConditional() || Uniform.isUniform(Br->getCondition()))
     return false;
   const auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
   if (!Cmp)
     return false;
   for (unsigned K = 0; K < 2; ++K) {
     const Value *Bound = Cmp->getOperand(1 - K);
-    if ((Uniform.count(Bound) || isa<Constant>(Bound)) &&
+    if (Uniform.isUniform(Bound) &&
         isStridedInduction(Cmp->getOperand(K), L, Uniform))
       return true;
   }
@@ -163,8 +166,7 @@ bool isLoopSyncPoint(const CallInst &CI) {
   return CI.getMetadata(LoopSyncMD) != nullptr;
 }
 
-unsigned insertLoopSyncPoints(Function &R,
-                              const DenseSet<const Value *> &Uniform) {
+unsigned insertLoopSyncPoints(Function &R, const WorkItemUniformity &Uniform) {
   DominatorTree DT(R);
   LoopInfo LI(DT);
   SmallVector<Loop *, 4> Taken;
@@ -191,6 +193,17 @@ unsigned insertLoopSyncPoints(Function &R,
     Sync->setMetadata(LoopSyncMD, MDNode::get(C, {}));
   }
   return static_cast<unsigned>(Taken.size());
+}
+
+PreservedAnalyses LoopSyncPointsPass::run(Function &F,
+                                          FunctionAnalysisManager &AM) {
+  const WorkItemUniformity &Uniform =
+      AM.getResult<WorkItemUniformityAnalysis>(F);
+  if (Uniform.localIds().empty() || !insertLoopSyncPoints(F, Uniform))
+    return PreservedAnalyses::all(); // not a body, or no such loop
+  PreservedAnalyses PA;
+  PA.preserveSet<CFGAnalyses>();
+  return PA;
 }
 
 } // namespace clcpu::compiler

@@ -1,37 +1,28 @@
-//===- compiler/Divergence.cpp - values uniform across a work-group ----===//
+//===- compiler/analyses/WorkItemUniformity.cpp - uniform values ----------===//
 //
-// Which values of a kernel body are the same in every work-item of a group
-// when computed. The barrier regions keep such values in one slot per
-// sync point instead of one per work-item and read one work-item's state
-// after regions whose exit only uniform branches decide
-// (compiler/regions/RegionShapes.cpp); the reconvergence points go only after
-// branches that are not uniform (compiler/passes/Reconvergence.cpp).
+// A fixpoint over the body's instructions (compiler/analyses/
+// WorkItemUniformity.h says who uses it).
 
+#include "compiler/analyses/WorkItemUniformity.h"
 #include "compiler/Internal.h"
+#include "compiler/KernelBody.h"
 #include "compiler/WorkGroupContext.h"
 
 #include <llvm/ADT/DenseMap.h>
-#include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/PostDominators.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
-#include <llvm/Passes/PassBuilder.h>
-#include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Support/raw_ostream.h>
 
 using namespace llvm;
 
 namespace clcpu::compiler {
 
-void promotePrivates(Function &F) {
-  PassBuilder PB;
-  FunctionAnalysisManager FAM;
-  PB.registerFunctionAnalyses(FAM);
-  FunctionPassManager FPM;
-  FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
-  FPM.run(F, FAM);
-}
+AnalysisKey WorkItemUniformityAnalysis::Key;
+
+namespace {
 
 /// The values of \p R that are the same for every work-item of a group when
 /// computed (uniform): a fixpoint that starts from "all uniform" and marks
@@ -42,7 +33,8 @@ void promotePrivates(Function &F) {
 /// dependences). Barriers are reached by all work-items or none (OpenCL C
 /// 6.13.8), so a loop around a barrier exits on a uniform condition and its
 /// counter stays uniform.
-DenseSet<const Value *> uniformValues(Function &R, ArrayRef<Value *> LocalIds) {
+DenseSet<const Value *> uniformInstructions(Function &R,
+                                            ArrayRef<Value *> LocalIds) {
   PostDominatorTree PDT(R);
   // Control dependences: block -> the blocks whose branch decides whether it
   // runs.
@@ -125,13 +117,46 @@ DenseSet<const Value *> uniformValues(Function &R, ArrayRef<Value *> LocalIds) {
   return Uniform;
 }
 
-bool isUniform(const Value *V, const DenseSet<const Value *> &Uniform,
-               ArrayRef<Value *> LocalIds) {
-  if (isa<Constant>(V))
+} // namespace
+
+WorkItemUniformity::WorkItemUniformity(Function &F) {
+  Value *Lid[3];
+  if (!localIdParams(F, Lid))
+    return;
+  LocalIds.assign(Lid, Lid + 3);
+  Uniform = uniformInstructions(F, LocalIds);
+}
+
+bool WorkItemUniformity::isUniform(const Value *V) const {
+  if (LocalIds.empty() || isa<Constant>(V))
     return true;
   if (isa<Argument>(V))
     return !is_contained(LocalIds, V);
   return Uniform.count(V) != 0;
+}
+
+bool WorkItemUniformity::invalidate(Function &, const PreservedAnalyses &PA,
+                                    FunctionAnalysisManager::Invalidator &) {
+  auto PAC = PA.getChecker<WorkItemUniformityAnalysis>();
+  return !PAC.preserved() && !PAC.preservedSet<AllAnalysesOn<Function>>();
+}
+
+WorkItemUniformity WorkItemUniformityAnalysis::run(Function &F,
+                                                   FunctionAnalysisManager &) {
+  return WorkItemUniformity(F);
+}
+
+PreservedAnalyses
+WorkItemUniformityPrinterPass::run(Function &F, FunctionAnalysisManager &AM) {
+  const WorkItemUniformity &U = AM.getResult<WorkItemUniformityAnalysis>(F);
+  OS << "clcpu-uniformity of " << F.getName() << ":\n";
+  for (Instruction &I : instructions(F))
+    if (!I.getType()->isVoidTy()) {
+      OS << (U.isUniform(&I) ? "  uniform:  " : "  divergent:");
+      I.print(OS);
+      OS << "\n";
+    }
+  return PreservedAnalyses::all();
 }
 
 } // namespace clcpu::compiler
