@@ -514,4 +514,11 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   }
 }
 
+std::vector<cl_device_id> deviceHandles(const std::vector<Device *> &Devs) {
+  std::vector<cl_device_id> H;
+  for (Device *D : Devs)
+    H.push_back(D->handle());
+  return H;
+}
+
 } // namespace clcpu
