@@ -101,12 +101,8 @@ cl_int Context::getInfo(cl_context_info Param, InfoOut Out) const {
     return Out.value<cl_uint>(referenceCount());
   case CL_CONTEXT_NUM_DEVICES:
     return Out.value<cl_uint>(static_cast<cl_uint>(Devices.size()));
-  case CL_CONTEXT_DEVICES: {
-    std::vector<cl_device_id> H;
-    for (Device *D : Devices)
-      H.push_back(D->handle());
-    return Out.array(H);
-  }
+  case CL_CONTEXT_DEVICES:
+    return Out.array(deviceHandles(Devices));
   case CL_CONTEXT_PROPERTIES:
     // "If the properties argument specified in clCreateContext ... was NULL,
     // the implementation must return param_value_size_ret equal to 0".

@@ -11,11 +11,6 @@
 namespace clcpu {
 namespace {
 
-struct NamedVersion {
-  const char *Name;
-  cl_version Version;
-};
-
 /// Device extensions: compiler/Extensions.def, the one list the compiler
 /// also defines the extension macros from.
 const std::vector<NamedVersion> DeviceExtensions = {
@@ -43,25 +38,6 @@ const NamedVersion OpenCLCVersions[] = {
     {"OpenCL C", CL_MAKE_VERSION(1, 2, 0)},
     {"OpenCL C", CL_MAKE_VERSION(3, 0, 0)},
 };
-
-template <typename List> std::string joinNames(const List &L) {
-  std::string S;
-  for (const auto &E : L)
-    S += (S.empty() ? "" : " ") + std::string(E.Name);
-  return S;
-}
-
-template <typename List>
-std::vector<cl_name_version> nameVersions(const List &L) {
-  std::vector<cl_name_version> V;
-  for (const auto &E : L) {
-    cl_name_version NV{};
-    NV.version = E.Version;
-    std::strncpy(NV.name, E.Name, CL_NAME_VERSION_MAX_NAME_SIZE - 1);
-    V.push_back(NV);
-  }
-  return V;
-}
 
 constexpr cl_device_affinity_domain AllDomains[] = {
     CL_DEVICE_AFFINITY_DOMAIN_NUMA, CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE,
@@ -536,6 +512,13 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   default:
     return unknownParam(Param);
   }
+}
+
+std::vector<cl_device_id> deviceHandles(const std::vector<Device *> &Devs) {
+  std::vector<cl_device_id> H;
+  for (Device *D : Devs)
+    H.push_back(D->handle());
+  return H;
 }
 
 } // namespace clcpu

@@ -71,6 +71,10 @@ private:
   Executor *Exec = nullptr;
 };
 
+/// The handles of \p Devs, in order: what CL_CONTEXT_DEVICES and
+/// CL_PROGRAM_DEVICES report.
+std::vector<cl_device_id> deviceHandles(const std::vector<Device *> &Devs);
+
 } // namespace clcpu
 
 #endif

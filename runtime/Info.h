@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <span>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -38,7 +39,8 @@ public:
     return CL_SUCCESS;
   }
   template <typename T>
-  requires std::is_trivially_copyable_v<T> cl_int value(const T &V) {
+    requires std::is_trivially_copyable_v<T>
+  cl_int value(const T &V) {
     return bytes(&V, sizeof(T));
   }
   template <typename T> cl_int array(std::span<const T> V) {
@@ -59,6 +61,35 @@ private:
   void *Value;
   size_t *SizeRet;
 };
+
+/// One entry of a name and version list (extensions, OpenCL C versions).
+struct NamedVersion {
+  const char *Name;
+  cl_version Version;
+};
+
+/// The names of \p L (NamedVersion entries) separated by spaces: a
+/// CL_*_EXTENSIONS string.
+template <typename List> std::string joinNames(const List &L) {
+  std::string S;
+  for (const auto &E : L)
+    S += (S.empty() ? "" : " ") + std::string(E.Name);
+  return S;
+}
+
+/// \p L (NamedVersion entries) as the cl_name_version array of a
+/// CL_*_WITH_VERSION query.
+template <typename List>
+std::vector<cl_name_version> nameVersions(const List &L) {
+  std::vector<cl_name_version> V;
+  for (const auto &E : L) {
+    cl_name_version NV{};
+    NV.version = E.Version;
+    std::strncpy(NV.name, E.Name, CL_NAME_VERSION_MAX_NAME_SIZE - 1);
+    V.push_back(NV);
+  }
+  return V;
+}
 
 /// "CL_INVALID_VALUE if param_name is not one of the supported values".
 inline cl_int unknownParam(cl_uint Param, Context *Ctx = nullptr) {

@@ -33,6 +33,19 @@ AlignedBlock alignedBlock(size_t N) {
   return AlignedBlock(static_cast<unsigned char *>(P));
 }
 
+/// clSetKernelArg and clSetKernelArgSVMPointer: \p Index names an argument
+/// of the kernel \p I (of context \p C).
+cl_int checkArgIndex(const compiler::KernelInfo &I, cl_uint Index, Context *C) {
+  // CL_INVALID_ARG_INDEX if arg_index is not a valid argument index.
+  if (Index >= I.Args.size())
+    return fail(CL_INVALID_ARG_INDEX,
+                "arg_index " + std::to_string(Index) + " but kernel '" +
+                    I.Name + "' has " + std::to_string(I.Args.size()) +
+                    " arguments",
+                C);
+  return CL_SUCCESS;
+}
+
 /// Everything one launch needs, copied when it is enqueued.
 struct Launch {
   std::shared_ptr<const compiler::CompiledProgram> Exe; // keeps the code
@@ -69,13 +82,8 @@ Kernel::~Kernel() {
 Context *Kernel::context() const { return Prog->context(); }
 
 cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
-  // CL_INVALID_ARG_INDEX if arg_index is not a valid argument index.
-  if (Index >= Info.Args.size())
-    return fail(CL_INVALID_ARG_INDEX,
-                "arg_index " + std::to_string(Index) + " but kernel '" +
-                    Info.Name + "' has " + std::to_string(Info.Args.size()) +
-                    " arguments",
-                context());
+  if (cl_int Err = checkArgIndex(Info, Index, context()))
+    return Err;
   const compiler::ArgInfo &A = Info.Args[Index];
   ArgValue V;
   V.Set = true;
@@ -135,13 +143,8 @@ cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
 }
 
 cl_int Kernel::setArgSvm(cl_uint Index, const void *Ptr) {
-  // CL_INVALID_ARG_INDEX if arg_index is not a valid argument index.
-  if (Index >= Info.Args.size())
-    return fail(CL_INVALID_ARG_INDEX,
-                "arg_index " + std::to_string(Index) + " but kernel '" +
-                    Info.Name + "' has " + std::to_string(Info.Args.size()) +
-                    " arguments",
-                context());
+  if (cl_int Err = checkArgIndex(Info, Index, context()))
+    return Err;
   // CL_INVALID_ARG_VALUE if arg_value specified is not a valid value: an
   // SVM pointer only fits an argument declared as a pointer to global or
   // constant memory. (Any pointer value is valid there: the device supports

@@ -420,6 +420,19 @@ void fillPattern(void *Dst, size_t Size, const void *Pattern,
   }
 }
 
+cl_int checkFillPattern(const void *Pattern, size_t PatternSize, Context *Ctx) {
+  // CL_INVALID_VALUE if pattern is NULL or if pattern_size is 0 or if
+  // pattern_size is not one of { 1, 2, 4, 8, 16, 32, 64, 128 }.
+  if (!Pattern)
+    return fail(CL_INVALID_VALUE, "pattern is NULL", Ctx);
+  if (!validPatternSize(PatternSize))
+    return fail(CL_INVALID_VALUE,
+                "pattern_size " + std::to_string(PatternSize) +
+                    " is not one of 1, 2, 4, ..., 128",
+                Ctx);
+  return CL_SUCCESS;
+}
+
 cl_int checkMapFlags(cl_map_flags Flags, Context *Ctx) {
   // CL_INVALID_VALUE if values specified in map_flags are not valid.
   if (Flags & ~(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))

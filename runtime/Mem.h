@@ -193,6 +193,10 @@ inline bool validPatternSize(size_t N) {
   return N && N <= 128 && (N & (N - 1)) == 0;
 }
 
+/// clEnqueueFillBuffer / clEnqueueSVMMemFill: the pattern and its size.
+cl_int checkFillPattern(const void *Pattern, size_t PatternSize,
+                        Context *Ctx = nullptr);
+
 /// clEnqueueMapBuffer / clEnqueueSVMMap map_flags check.
 cl_int checkMapFlags(cl_map_flags Flags, Context *Ctx = nullptr);
 

@@ -2,7 +2,6 @@
 #include "runtime/Device.h"
 
 #include <chrono>
-#include <cstring>
 
 namespace clcpu {
 
@@ -22,11 +21,7 @@ cl_ulong Platform::hostTimeNs() {
 }
 
 namespace {
-struct ExtensionEntry {
-  const char *Name;
-  cl_version Version;
-};
-const ExtensionEntry PlatformExtensions[] = {
+const NamedVersion PlatformExtensions[] = {
     {"cl_khr_icd", CL_MAKE_VERSION(1, 0, 0)},
 };
 } // namespace
@@ -43,22 +38,10 @@ cl_int Platform::getInfo(cl_platform_info Param, InfoOut Out) const {
     return Out.string(PlatformName);
   case CL_PLATFORM_VENDOR:
     return Out.string(PlatformVendor);
-  case CL_PLATFORM_EXTENSIONS: {
-    std::string S;
-    for (const auto &E : PlatformExtensions)
-      S += (S.empty() ? "" : " ") + std::string(E.Name);
-    return Out.string(S);
-  }
-  case CL_PLATFORM_EXTENSIONS_WITH_VERSION: {
-    std::vector<cl_name_version> V;
-    for (const auto &E : PlatformExtensions) {
-      cl_name_version NV{};
-      NV.version = E.Version;
-      std::strncpy(NV.name, E.Name, CL_NAME_VERSION_MAX_NAME_SIZE - 1);
-      V.push_back(NV);
-    }
-    return Out.array(V);
-  }
+  case CL_PLATFORM_EXTENSIONS:
+    return Out.string(joinNames(PlatformExtensions));
+  case CL_PLATFORM_EXTENSIONS_WITH_VERSION:
+    return Out.array(nameVersions(PlatformExtensions));
   case CL_PLATFORM_ICD_SUFFIX_KHR:
     return Out.string("clcpu");
   case CL_PLATFORM_HOST_TIMER_RESOLUTION:

@@ -339,12 +339,8 @@ cl_int Program::getInfo(cl_program_info Param, InfoOut Out) const {
     return Out.value<cl_context>(Ctx->handle());
   case CL_PROGRAM_NUM_DEVICES:
     return Out.value<cl_uint>(static_cast<cl_uint>(Devs.size()));
-  case CL_PROGRAM_DEVICES: {
-    std::vector<cl_device_id> H;
-    for (Device *D : Devs)
-      H.push_back(D->handle());
-    return Out.array(H);
-  }
+  case CL_PROGRAM_DEVICES:
+    return Out.array(deviceHandles(Devs));
   case CL_PROGRAM_SOURCE:
     return Out.string(Source);
   case CL_PROGRAM_IL:

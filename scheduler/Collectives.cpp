@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace clcpu {
@@ -129,6 +131,16 @@ void run(uint64_t *S, size_t N, Mode M, size_t Cluster) {
   }
 }
 
+/// run<T, C> for the \p C known only at run time: a table of the
+/// instantiations, one per Combine enumerator (\p I).
+template <typename T, size_t... I>
+void runCombine(Combine C, uint64_t *S, size_t N, Mode M, size_t Cluster,
+                std::index_sequence<I...>) {
+  using RunFn = void (*)(uint64_t *, size_t, Mode, size_t);
+  static constexpr RunFn Runs[] = {run<T, Combine(I)>...};
+  Runs[size_t(C)](S, N, M, Cluster);
+}
+
 /// One pass over the \p N values at \p S (a work-group's or a sub-group's,
 /// or a sub-group's active work-items') in increasing linear local id.
 /// \p Cluster: a clustered reduction's cluster size (0: none).
@@ -138,28 +150,8 @@ void collective(uint64_t *S, size_t N, uint32_t Kind, size_t BroadcastFrom,
   Combine C;
   Mode M;
   if (collectiveArithmetic(Kind, C, M)) {
-    switch (C) {
-    case Combine::Add:
-      return run<T, Combine::Add>(S, N, M, Cluster);
-    case Combine::Min:
-      return run<T, Combine::Min>(S, N, M, Cluster);
-    case Combine::Max:
-      return run<T, Combine::Max>(S, N, M, Cluster);
-    case Combine::Mul:
-      return run<T, Combine::Mul>(S, N, M, Cluster);
-    case Combine::And:
-      return run<T, Combine::And>(S, N, M, Cluster);
-    case Combine::Or:
-      return run<T, Combine::Or>(S, N, M, Cluster);
-    case Combine::Xor:
-      return run<T, Combine::Xor>(S, N, M, Cluster);
-    case Combine::LAnd:
-      return run<T, Combine::LAnd>(S, N, M, Cluster);
-    case Combine::LOr:
-      return run<T, Combine::LOr>(S, N, M, Cluster);
-    case Combine::LXor:
-      return run<T, Combine::LXor>(S, N, M, Cluster);
-    }
+    return runCombine<T>(C, S, N, M, Cluster,
+                         std::make_index_sequence<size_t(Combine::LXor) + 1>());
   }
   switch (Kind) {
   case CollAll:
@@ -187,6 +179,25 @@ void collective(uint64_t *S, size_t N, uint32_t Kind, size_t BroadcastFrom,
     std::fill_n(S, N, N ? S[0] : 0);
     return;
   }
+}
+
+/// The element type of each CollectiveType, in the enumeration's order.
+using CollTypes = std::tuple<int32_t, uint32_t, int64_t, uint64_t, float,
+                             double, int8_t, uint8_t, int16_t, uint16_t>;
+static_assert(std::tuple_size_v<CollTypes> == CollUShort + 1);
+
+/// collective<T> for the CollectiveType \p Type known only at run time: a
+/// table of the instantiations, one per element type (\p I); a \p Type
+/// past the last does nothing.
+template <size_t... I>
+void collectiveOfType(uint32_t Type, uint64_t *S, size_t N, uint32_t Kind,
+                      size_t BroadcastFrom, size_t Cluster,
+                      std::index_sequence<I...>) {
+  using CollectiveFn = void (*)(uint64_t *, size_t, uint32_t, size_t, size_t);
+  static constexpr CollectiveFn ByType[] = {
+      collective<std::tuple_element_t<I, CollTypes>>...};
+  if (Type < sizeof...(I))
+    ByType[Type](S, N, Kind, BroadcastFrom, Cluster);
 }
 
 /// Scratch for N values on the stack when a sub-group is at most 64 wide
@@ -255,28 +266,8 @@ void runCollective(uint64_t *S, const uint64_t *A, size_t N, uint32_t Op,
     if (Cluster == 0 || (Cluster & (Cluster - 1)) != 0)
       Cluster = N;
   }
-  switch (Op % 16) {
-  case CollInt:
-    return collective<int32_t>(S, N, Kind, BroadcastFrom, Cluster);
-  case CollUInt:
-    return collective<uint32_t>(S, N, Kind, BroadcastFrom, Cluster);
-  case CollLong:
-    return collective<int64_t>(S, N, Kind, BroadcastFrom, Cluster);
-  case CollULong:
-    return collective<uint64_t>(S, N, Kind, BroadcastFrom, Cluster);
-  case CollFloat:
-    return collective<float>(S, N, Kind, BroadcastFrom, Cluster);
-  case CollDouble:
-    return collective<double>(S, N, Kind, BroadcastFrom, Cluster);
-  case CollChar:
-    return collective<int8_t>(S, N, Kind, BroadcastFrom, Cluster);
-  case CollUChar:
-    return collective<uint8_t>(S, N, Kind, BroadcastFrom, Cluster);
-  case CollShort:
-    return collective<int16_t>(S, N, Kind, BroadcastFrom, Cluster);
-  case CollUShort:
-    return collective<uint16_t>(S, N, Kind, BroadcastFrom, Cluster);
-  }
+  collectiveOfType(Op % 16, S, N, Kind, BroadcastFrom, Cluster,
+                   std::make_index_sequence<std::tuple_size_v<CollTypes>>());
 }
 
 void runNonUniform(uint64_t *S, const uint64_t *A, size_t N,

@@ -26,6 +26,12 @@
 // switch names the stack it goes to, and each arrival says it is done.
 #define CLCPU_ASAN_FIBERS 1
 #endif
+// x86-64 Linux: the fiber switch (clcpu_fiber_jump) and the barrier and
+// collective entries are written in assembly below; elsewhere, and under
+// ThreadSanitizer, Boost's switch and the implementations are called.
+#if defined(__x86_64__) && defined(__linux__) && !defined(CLCPU_TSAN_FIBERS)
+#define CLCPU_FIBER_ASM 1
+#endif
 
 namespace clcpu {
 
@@ -50,7 +56,7 @@ namespace {
 // barrier_fibers (6 alternating runs): one thread 350-388 vs 362-404 ms,
 // two threads 23.8-24.9 vs 25.1-25.9 ns per work-item per barrier. (Some
 // earlier measures had it slower: within that noise.)
-#if defined(__x86_64__) && defined(__linux__) && !defined(CLCPU_TSAN_FIBERS)
+#ifdef CLCPU_FIBER_ASM
 asm(R"(
   .pushsection .text
   .p2align 4
@@ -367,7 +373,7 @@ uint64_t collectiveImpl(const WorkGroupContext *C, uint32_t Op, uint64_t Value,
 // -> 14.9-15.5 ns per work-item per barrier, one thread 401-409 -> 223-240
 // ms. (The return alone: 25.2-29.0 ns, no gain; the entries alone, with
 // the jump: 31.3-32.3 ns.)
-#if defined(__x86_64__) && defined(__linux__) && !defined(CLCPU_TSAN_FIBERS)
+#ifdef CLCPU_FIBER_ASM
 extern "C" {
 __attribute__((visibility("hidden"))) void
 clcpu_fiber_barrier_impl(const WorkGroupContext *C) {
@@ -411,20 +417,20 @@ asm(".pushsection .text\n" CLCPU_FIBER_ENTRY(clcpu_fiber_barrier)
         CLCPU_FIBER_ENTRY(clcpu_fiber_sub_group_barrier)
             CLCPU_FIBER_ENTRY(clcpu_fiber_collective) ".popsection\n");
 #undef CLCPU_FIBER_ENTRY
-namespace {
-constexpr auto BarrierEntry = clcpu_fiber_barrier;
-constexpr auto SubGroupBarrierEntry = clcpu_fiber_sub_group_barrier;
-constexpr auto CollectiveEntry = clcpu_fiber_collective;
-} // namespace
-#else
-namespace {
-constexpr auto BarrierEntry = barrierImpl;
-constexpr auto SubGroupBarrierEntry = subGroupBarrierImpl;
-constexpr auto CollectiveEntry = collectiveImpl;
-} // namespace
 #endif
 
 namespace {
+// What a fiber's WorkGroupContext points at: the entries above where they
+// exist, else the implementations.
+#ifdef CLCPU_FIBER_ASM
+constexpr auto BarrierEntry = clcpu_fiber_barrier;
+constexpr auto SubGroupBarrierEntry = clcpu_fiber_sub_group_barrier;
+constexpr auto CollectiveEntry = clcpu_fiber_collective;
+#else
+constexpr auto BarrierEntry = barrierImpl;
+constexpr auto SubGroupBarrierEntry = subGroupBarrierImpl;
+constexpr auto CollectiveEntry = collectiveImpl;
+#endif
 
 /// The calling thread's fibers.
 struct Pool {

@@ -3,10 +3,15 @@
 #include "runtime/Context.h"
 #include "runtime/Device.h"
 #include "runtime/Platform.h"
+#include "runtime/api/HandleCheck.h"
 
 using namespace clcpu;
 
 namespace {
+/// CL_INVALID_CONTEXT if context is not a valid context.
+constexpr HandleCheck ContextCheck{CL_INVALID_CONTEXT, "context",
+                                   "context is not a valid context"};
+
 cl_int createContext(const cl_context_properties *properties,
                      std::vector<Device *> Devices, ContextNotifyFn pfn_notify,
                      void *user_data, cl_context &Out) {
@@ -72,30 +77,11 @@ CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainContext(cl_context context) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_CONTEXT if context is not a valid OpenCL context.
-    Context *C = Context::fromHandle(context);
-    if (!C)
-      return fail(CL_INVALID_CONTEXT, "context is not a valid context");
-    C->retain();
-    return CL_SUCCESS;
-  });
+  return retainCall<Context>(__func__, context, ContextCheck);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context context) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_CONTEXT if context is not a valid OpenCL context.
-    Context *C = Context::fromHandle(context);
-    if (!C)
-      return fail(CL_INVALID_CONTEXT, "context is not a valid context");
-    // Only the application's own references can be released: one held by
-    // another object (an implicit retain) is not the application's to drop.
-    if (!C->release())
-      return fail(
-          CL_INVALID_CONTEXT,
-          "context has no reference of the application's left to release");
-    return CL_SUCCESS;
-  });
+  return releaseCall<Context>(__func__, context, ContextCheck);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context,
@@ -103,11 +89,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context,
                                                  size_t param_value_size,
                                                  void *param_value,
                                                  size_t *param_value_size_ret) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_CONTEXT if context is not a valid context.
-    Context *C = Context::fromHandle(context);
-    if (!C)
-      return fail(CL_INVALID_CONTEXT, "context is not a valid context");
+  return objectCall<Context>(__func__, context, ContextCheck, [&](Context *C) {
     return C->getInfo(param_name, InfoOut(param_value_size, param_value,
                                           param_value_size_ret));
   });
@@ -117,11 +99,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetContextDestructorCallback(
     cl_context context,
     void(CL_CALLBACK *pfn_notify)(cl_context context, void *user_data),
     void *user_data) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_CONTEXT if context is not a valid context.
-    Context *C = Context::fromHandle(context);
-    if (!C)
-      return fail(CL_INVALID_CONTEXT, "context is not a valid context");
+  return objectCall<Context>(__func__, context, ContextCheck, [&](Context *C) {
     // CL_INVALID_VALUE if pfn_notify is NULL.
     if (!pfn_notify)
       return fail(CL_INVALID_VALUE, "pfn_notify is NULL", C);
@@ -134,11 +112,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(
     cl_context context, cl_mem_flags flags, cl_mem_object_type image_type,
     cl_uint num_entries, cl_image_format *image_formats,
     cl_uint *num_image_formats) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_CONTEXT if context is not a valid context.
-    Context *C = Context::fromHandle(context);
-    if (!C)
-      return fail(CL_INVALID_CONTEXT, "context is not a valid context");
+  return objectCall<Context>(__func__, context, ContextCheck, [&](Context *C) {
     // CL_INVALID_VALUE if flags or image_type are not valid, or if
     // num_entries is 0 and image_formats is not NULL.
     const cl_mem_flags KnownFlags =

@@ -5,8 +5,15 @@
 #include "runtime/CommandQueue.h"
 #include "runtime/Context.h"
 #include "runtime/Event.h"
+#include "runtime/api/HandleCheck.h"
 
 using namespace clcpu;
+
+namespace {
+/// CL_INVALID_EVENT if event is not a valid event object.
+constexpr HandleCheck EventCheck{CL_INVALID_EVENT, "event",
+                                 "event is not a valid event"};
+} // namespace
 
 CL_API_ENTRY cl_event CL_API_CALL clCreateUserEvent(cl_context context,
                                                     cl_int *errcode_ret) {
@@ -85,11 +92,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event event,
                                                size_t param_value_size,
                                                void *param_value,
                                                size_t *param_value_size_ret) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_EVENT if event is a not a valid event object.
-    Event *E = Event::fromHandle(event);
-    if (!E)
-      return fail(CL_INVALID_EVENT, "event is not a valid event");
+  return objectCall<Event>(__func__, event, EventCheck, [&](Event *E) {
     // An application polling the status sees progress without clFlush.
     if (param_name == CL_EVENT_COMMAND_EXECUTION_STATUS)
       E->flushQueue();
@@ -101,11 +104,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event event,
 CL_API_ENTRY cl_int CL_API_CALL clSetEventCallback(
     cl_event event, cl_int command_exec_callback_type,
     void(CL_CALLBACK *pfn_notify)(cl_event, cl_int, void *), void *user_data) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_EVENT if event is not a valid event object.
-    Event *E = Event::fromHandle(event);
-    if (!E)
-      return fail(CL_INVALID_EVENT, "event is not a valid event");
+  return objectCall<Event>(__func__, event, EventCheck, [&](Event *E) {
     // CL_INVALID_VALUE if pfn_event_notify is NULL or if
     // command_exec_callback_type is not CL_SUBMITTED, CL_RUNNING, or
     // CL_COMPLETE.
@@ -126,40 +125,17 @@ CL_API_ENTRY cl_int CL_API_CALL clSetEventCallback(
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainEvent(cl_event event) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_EVENT if event is not a valid event object.
-    Event *E = Event::fromHandle(event);
-    if (!E)
-      return fail(CL_INVALID_EVENT, "event is not a valid event");
-    E->retain();
-    return CL_SUCCESS;
-  });
+  return retainCall<Event>(__func__, event, EventCheck);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event event) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_EVENT if event is not a valid event object.
-    Event *E = Event::fromHandle(event);
-    if (!E)
-      return fail(CL_INVALID_EVENT, "event is not a valid event");
-    // Only the application's own references can be released: one held by
-    // another object (an implicit retain) is not the application's to drop.
-    if (!E->release())
-      return fail(
-          CL_INVALID_EVENT,
-          "event has no reference of the application's left to release");
-    return CL_SUCCESS;
-  });
+  return releaseCall<Event>(__func__, event, EventCheck);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(
     cl_event event, cl_profiling_info param_name, size_t param_value_size,
     void *param_value, size_t *param_value_size_ret) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_EVENT if event is a not a valid event object.
-    Event *E = Event::fromHandle(event);
-    if (!E)
-      return fail(CL_INVALID_EVENT, "event is not a valid event");
+  return objectCall<Event>(__func__, event, EventCheck, [&](Event *E) {
     return E->getProfilingInfo(
         param_name,
         InfoOut(param_value_size, param_value, param_value_size_ret));

@@ -51,6 +51,14 @@ cl_int imageCommand(cl_command_queue command_queue, cl_mem Image,
                                        : " is not a valid image object"),
               Q->context());
 }
+
+/// apiCall of imageCommand for the image commands that return an error code
+/// (the entry point \p Name).
+cl_int imageCall(const char *Name, cl_command_queue command_queue, cl_mem Image,
+                 const char *ImageName) {
+  return apiCall(Name,
+                 [&] { return imageCommand(command_queue, Image, ImageName); });
+}
 } // namespace
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateImage(
@@ -105,8 +113,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadImage(
     const size_t *origin, const size_t *region, size_t row_pitch,
     size_t slice_pitch, void *ptr, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event) {
-  return apiCall(__func__,
-                 [&] { return imageCommand(command_queue, image, "image"); });
+  return imageCall(__func__, command_queue, image, "image");
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteImage(
@@ -114,8 +121,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteImage(
     const size_t *origin, const size_t *region, size_t input_row_pitch,
     size_t input_slice_pitch, const void *ptr, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event) {
-  return apiCall(__func__,
-                 [&] { return imageCommand(command_queue, image, "image"); });
+  return imageCall(__func__, command_queue, image, "image");
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(
@@ -123,11 +129,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(
     const size_t *src_origin, const size_t *dst_origin, const size_t *region,
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
     cl_event *event) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_MEM_OBJECT if src_image is not a valid image object or
-    // dst_image is not a valid image object.
-    return imageCommand(command_queue, src_image, "src_image");
-  });
+  // CL_INVALID_MEM_OBJECT if src_image is not a valid image object or
+  // dst_image is not a valid image object.
+  return imageCall(__func__, command_queue, src_image, "src_image");
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
@@ -135,12 +139,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
     const size_t *src_origin, const size_t *region, size_t dst_offset,
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
     cl_event *event) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_MEM_OBJECT if src_image is not a valid image object or
-    // dst_buffer is not a valid buffer object or if src_image is a 1D image
-    // buffer object created from dst_buffer.
-    return imageCommand(command_queue, src_image, "src_image");
-  });
+  // CL_INVALID_MEM_OBJECT if src_image is not a valid image object or
+  // dst_buffer is not a valid buffer object or if src_image is a 1D image
+  // buffer object created from dst_buffer.
+  return imageCall(__func__, command_queue, src_image, "src_image");
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferToImage(
@@ -148,12 +150,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferToImage(
     size_t src_offset, const size_t *dst_origin, const size_t *region,
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
     cl_event *event) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_MEM_OBJECT if src_buffer is not a valid buffer object or
-    // dst_image is not a valid image object or if dst_image is a 1D image
-    // buffer object created from src_buffer.
-    return imageCommand(command_queue, dst_image, "dst_image");
-  });
+  // CL_INVALID_MEM_OBJECT if src_buffer is not a valid buffer object or
+  // dst_image is not a valid image object or if dst_image is a 1D image
+  // buffer object created from src_buffer.
+  return imageCall(__func__, command_queue, dst_image, "dst_image");
 }
 
 CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(
@@ -171,6 +171,5 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(
     cl_command_queue command_queue, cl_mem image, const void *fill_color,
     const size_t *origin, const size_t *region, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event) {
-  return apiCall(__func__,
-                 [&] { return imageCommand(command_queue, image, "image"); });
+  return imageCall(__func__, command_queue, image, "image");
 }

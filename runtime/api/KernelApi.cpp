@@ -6,6 +6,7 @@
 #include "runtime/Device.h"
 #include "runtime/Kernel.h"
 #include "runtime/Program.h"
+#include "runtime/api/HandleCheck.h"
 #include "scheduler/Executor.h"
 #include "scheduler/NDRange.h"
 
@@ -14,21 +15,39 @@
 
 using namespace clcpu;
 
+namespace {
+/// CL_INVALID_KERNEL if kernel is not a valid kernel object.
+constexpr HandleCheck KernelCheck{CL_INVALID_KERNEL, "kernel",
+                                  "kernel is not a valid kernel"};
+
+/// The checks clCreateKernel and clCreateKernelsInProgram start with: a
+/// valid program (\p P) with a successfully built executable (\p Exe).
+cl_int builtProgram(cl_program program, Program *&P,
+                    std::shared_ptr<const compiler::CompiledProgram> &Exe) {
+  // CL_INVALID_PROGRAM if program is not a valid program object.
+  P = Program::fromHandle(program);
+  if (!P)
+    return fail(CL_INVALID_PROGRAM, "program is not a valid program");
+  // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
+  // executable for program (clCreateKernelsInProgram: for any device in
+  // program).
+  Exe = P->executable();
+  if (!Exe)
+    return fail(CL_INVALID_PROGRAM_EXECUTABLE,
+                "the program has no successfully built executable",
+                P->context());
+  return CL_SUCCESS;
+}
+} // namespace
+
 CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program,
                                                   const char *kernel_name,
                                                   cl_int *errcode_ret) {
   return apiCreate<cl_kernel>(__func__, errcode_ret, [&](cl_kernel &Out) {
-    // CL_INVALID_PROGRAM if program is not a valid program object.
-    Program *P = Program::fromHandle(program);
-    if (!P)
-      return fail(CL_INVALID_PROGRAM, "program is not a valid program");
-    // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
-    // executable for program.
-    auto Exe = P->executable();
-    if (!Exe)
-      return fail(CL_INVALID_PROGRAM_EXECUTABLE,
-                  "the program has no successfully built executable",
-                  P->context());
+    Program *P;
+    std::shared_ptr<const compiler::CompiledProgram> Exe;
+    if (cl_int Err = builtProgram(program, P, Exe))
+      return Err;
     // CL_INVALID_VALUE if kernel_name is NULL.
     if (!kernel_name)
       return fail(CL_INVALID_VALUE, "kernel_name is NULL", P->context());
@@ -48,17 +67,10 @@ CL_API_ENTRY cl_int CL_API_CALL
 clCreateKernelsInProgram(cl_program program, cl_uint num_kernels,
                          cl_kernel *kernels, cl_uint *num_kernels_ret) {
   return apiCall(__func__, [&] {
-    // CL_INVALID_PROGRAM if program is not a valid program object.
-    Program *P = Program::fromHandle(program);
-    if (!P)
-      return fail(CL_INVALID_PROGRAM, "program is not a valid program");
-    // CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
-    // executable for any device in program.
-    auto Exe = P->executable();
-    if (!Exe)
-      return fail(CL_INVALID_PROGRAM_EXECUTABLE,
-                  "the program has no successfully built executable",
-                  P->context());
+    Program *P;
+    std::shared_ptr<const compiler::CompiledProgram> Exe;
+    if (cl_int Err = builtProgram(program, P, Exe))
+      return Err;
     cl_uint N = static_cast<cl_uint>(Exe->Kernels.size());
     // CL_INVALID_VALUE if kernels is not NULL and num_kernels is less than
     // the number of kernels in program.
@@ -77,41 +89,18 @@ clCreateKernelsInProgram(cl_program program, cl_uint num_kernels,
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_KERNEL if kernel is not a valid kernel object.
-    Kernel *K = Kernel::fromHandle(kernel);
-    if (!K)
-      return fail(CL_INVALID_KERNEL, "kernel is not a valid kernel");
-    K->retain();
-    return CL_SUCCESS;
-  });
+  return retainCall<Kernel>(__func__, kernel, KernelCheck);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_KERNEL if kernel is not a valid kernel object.
-    Kernel *K = Kernel::fromHandle(kernel);
-    if (!K)
-      return fail(CL_INVALID_KERNEL, "kernel is not a valid kernel");
-    // Only the application's own references can be released: one held by
-    // another object (an implicit retain) is not the application's to drop.
-    if (!K->release())
-      return fail(
-          CL_INVALID_KERNEL,
-          "kernel has no reference of the application's left to release");
-    return CL_SUCCESS;
-  });
+  return releaseCall<Kernel>(__func__, kernel, KernelCheck);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel,
                                                cl_uint arg_index,
                                                size_t arg_size,
                                                const void *arg_value) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_KERNEL if kernel is not a valid kernel object.
-    Kernel *K = Kernel::fromHandle(kernel);
-    if (!K)
-      return fail(CL_INVALID_KERNEL, "kernel is not a valid kernel");
+  return objectCall<Kernel>(__func__, kernel, KernelCheck, [&](Kernel *K) {
     return K->setArg(arg_index, arg_size, arg_value);
   });
 }
@@ -121,11 +110,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel,
                                                 size_t param_value_size,
                                                 void *param_value,
                                                 size_t *param_value_size_ret) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_KERNEL if kernel is not a valid kernel object.
-    Kernel *K = Kernel::fromHandle(kernel);
-    if (!K)
-      return fail(CL_INVALID_KERNEL, "kernel is not a valid kernel");
+  return objectCall<Kernel>(__func__, kernel, KernelCheck, [&](Kernel *K) {
     return K->getInfo(param_name, InfoOut(param_value_size, param_value,
                                           param_value_size_ret));
   });
@@ -134,11 +119,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel,
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(
     cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info param_name,
     size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_KERNEL if kernel is a not a valid kernel object.
-    Kernel *K = Kernel::fromHandle(kernel);
-    if (!K)
-      return fail(CL_INVALID_KERNEL, "kernel is not a valid kernel");
+  return objectCall<Kernel>(__func__, kernel, KernelCheck, [&](Kernel *K) {
     const auto &Devs = K->program()->devices();
     Device *D = nullptr;
     if (!device) {
@@ -166,11 +147,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(
     cl_kernel kernel, cl_uint arg_index, cl_kernel_arg_info param_name,
     size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_KERNEL if kernel is a not a valid kernel object.
-    Kernel *K = Kernel::fromHandle(kernel);
-    if (!K)
-      return fail(CL_INVALID_KERNEL, "kernel is not a valid kernel");
+  return objectCall<Kernel>(__func__, kernel, KernelCheck, [&](Kernel *K) {
     return K->getArgInfo(
         arg_index, param_name,
         InfoOut(param_value_size, param_value, param_value_size_ret));
@@ -390,11 +367,7 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel,
 
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(
     cl_kernel kernel, cl_uint arg_index, const void *arg_value) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_KERNEL if kernel is not a valid kernel object.
-    Kernel *K = Kernel::fromHandle(kernel);
-    if (!K)
-      return fail(CL_INVALID_KERNEL, "kernel is not a valid kernel");
+  return objectCall<Kernel>(__func__, kernel, KernelCheck, [&](Kernel *K) {
     return K->setArgSvm(arg_index, arg_value);
   });
 }
@@ -402,11 +375,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(
 CL_API_ENTRY cl_int CL_API_CALL
 clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
                     size_t param_value_size, const void *param_value) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_KERNEL if kernel is not a valid kernel object.
-    Kernel *K = Kernel::fromHandle(kernel);
-    if (!K)
-      return fail(CL_INVALID_KERNEL, "kernel is not a valid kernel");
+  return objectCall<Kernel>(__func__, kernel, KernelCheck, [&](Kernel *K) {
     return K->setExecInfo(param_name, param_value_size, param_value);
   });
 }

@@ -5,6 +5,7 @@
 #include "runtime/CommandQueue.h"
 #include "runtime/Context.h"
 #include "runtime/Mem.h"
+#include "runtime/api/HandleCheck.h"
 
 #include <array>
 #include <cstring>
@@ -12,6 +13,10 @@
 using namespace clcpu;
 
 namespace {
+/// CL_INVALID_MEM_OBJECT if memobj is not a valid memory object.
+constexpr HandleCheck MemCheck{CL_INVALID_MEM_OBJECT, "memobj",
+                               "memobj is not a valid memory object"};
+
 cl_int createBuffer(cl_context context, const cl_mem_properties *properties,
                     cl_mem_flags flags, size_t size, void *host_ptr,
                     cl_mem &Out) {
@@ -88,41 +93,18 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_MEM_OBJECT if memobj is not a valid memory object.
-    Mem *M = Mem::fromHandle(memobj);
-    if (!M)
-      return fail(CL_INVALID_MEM_OBJECT, "memobj is not a valid memory object");
-    M->retain();
-    return CL_SUCCESS;
-  });
+  return retainCall<Mem>(__func__, memobj, MemCheck);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_MEM_OBJECT if memobj is not a valid memory object.
-    Mem *M = Mem::fromHandle(memobj);
-    if (!M)
-      return fail(CL_INVALID_MEM_OBJECT, "memobj is not a valid memory object");
-    // Only the application's own references can be released: one held by
-    // another object (an implicit retain) is not the application's to drop.
-    if (!M->release())
-      return fail(
-          CL_INVALID_MEM_OBJECT,
-          "memobj has no reference of the application's left to release");
-    return CL_SUCCESS;
-  });
+  return releaseCall<Mem>(__func__, memobj, MemCheck);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(
     cl_mem memobj,
     void(CL_CALLBACK *pfn_notify)(cl_mem memobj, void *user_data),
     void *user_data) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_MEM_OBJECT if memobj is not a valid memory object.
-    Mem *M = Mem::fromHandle(memobj);
-    if (!M)
-      return fail(CL_INVALID_MEM_OBJECT, "memobj is not a valid memory object");
+  return objectCall<Mem>(__func__, memobj, MemCheck, [&](Mem *M) {
     // CL_INVALID_VALUE if pfn_notify is NULL.
     if (!pfn_notify)
       return fail(CL_INVALID_VALUE, "pfn_notify is NULL", M->context());
@@ -134,11 +116,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(
 CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(
     cl_mem memobj, cl_mem_info param_name, size_t param_value_size,
     void *param_value, size_t *param_value_size_ret) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_MEM_OBJECT if memobj is a not a valid memory object.
-    Mem *M = Mem::fromHandle(memobj);
-    if (!M)
-      return fail(CL_INVALID_MEM_OBJECT, "memobj is not a valid memory object");
+  return objectCall<Mem>(__func__, memobj, MemCheck, [&](Mem *M) {
     return M->getInfo(param_name, InfoOut(param_value_size, param_value,
                                           param_value_size_ret));
   });
@@ -149,20 +127,12 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(
 //===----------------------------------------------------------------------===//
 
 namespace {
-CommandQueue *queueOf(cl_command_queue command_queue) {
-  return CommandQueue::fromHandle(command_queue);
-}
-
 /// The checks every buffer command starts with: a valid queue, a valid buffer
 /// (\p What names the argument), the same context.
 cl_int queueAndBuffer(cl_command_queue Queue, cl_mem Buffer, const char *What,
                       CommandQueue *&Q, Mem *&M) {
-  // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
-  // command-queue.
-  Q = queueOf(Queue);
-  if (!Q)
-    return fail(CL_INVALID_COMMAND_QUEUE,
-                "command_queue is not a valid command-queue");
+  if (cl_int Err = checkQueue(Queue, Q))
+    return Err;
   // CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object.
   M = Mem::fromHandle(Buffer);
   if (!M)
@@ -177,6 +147,15 @@ cl_int queueAndBuffer(cl_command_queue Queue, cl_mem Buffer, const char *What,
                     " and command_queue have different contexts",
                 Q->context());
   return CL_SUCCESS;
+}
+
+/// The checks clEnqueueCopyBuffer and clEnqueueCopyBufferRect start with:
+/// queueAndBuffer for src_buffer (\p S), then for dst_buffer (\p D).
+cl_int checkCopy(cl_command_queue Queue, cl_mem Src, cl_mem Dst,
+                 CommandQueue *&Q, Mem *&S, Mem *&D) {
+  if (cl_int Err = queueAndBuffer(Queue, Src, "src_buffer", Q, S))
+    return Err;
+  return queueAndBuffer(Queue, Dst, "dst_buffer", Q, D);
 }
 
 bool outOfBounds(const Mem *M, size_t Offset, size_t Size) {
@@ -203,6 +182,53 @@ cl_int checkTransfer(CommandQueue *Q, const Mem *M, size_t Offset, size_t Size,
                 Q->context());
   return CL_SUCCESS;
 }
+
+/// clEnqueueRead/WriteBuffer[Rect]: may the host read (\p ToHost) or write
+/// the buffer.
+cl_int checkHostAccess(CommandQueue *Q, const Mem *M, bool ToHost) {
+  // CL_INVALID_OPERATION if clEnqueueReadBuffer (clEnqueueReadBufferRect) is
+  // called on buffer which has been created with CL_MEM_HOST_WRITE_ONLY or
+  // CL_MEM_HOST_NO_ACCESS.
+  if (ToHost && !M->hostMayRead())
+    return fail(CL_INVALID_OPERATION,
+                "buffer was created with CL_MEM_HOST_WRITE_ONLY or "
+                "CL_MEM_HOST_NO_ACCESS",
+                Q->context());
+  // CL_INVALID_OPERATION if clEnqueueWriteBuffer (clEnqueueWriteBufferRect)
+  // is called on buffer which has been created with CL_MEM_HOST_READ_ONLY or
+  // CL_MEM_HOST_NO_ACCESS.
+  if (!ToHost && !M->hostMayWrite())
+    return fail(CL_INVALID_OPERATION,
+                "buffer was created with CL_MEM_HOST_READ_ONLY or "
+                "CL_MEM_HOST_NO_ACCESS",
+                Q->context());
+  return CL_SUCCESS;
+}
+
+/// clEnqueueReadBuffer (\p ToHost: from the buffer to \p Ptr) and
+/// clEnqueueWriteBuffer (from \p Ptr, which is then only read).
+cl_int enqueueTransfer(cl_command_queue Queue, cl_mem Buffer, bool ToHost,
+                       cl_bool Blocking, size_t Offset, size_t Size,
+                       const void *Ptr, cl_uint NumEvents,
+                       const cl_event *WaitList, cl_event *Event) {
+  CommandQueue *Q;
+  Mem *M;
+  if (cl_int Err = queueAndBuffer(Queue, Buffer, "buffer", Q, M))
+    return Err;
+  if (cl_int Err = checkTransfer(Q, M, Offset, Size, Ptr))
+    return Err;
+  if (cl_int Err = checkHostAccess(Q, M, ToHost))
+    return Err;
+  char *Host = static_cast<char *>(const_cast<void *>(Ptr));
+  return Q->enqueue(ToHost ? CL_COMMAND_READ_BUFFER : CL_COMMAND_WRITE_BUFFER,
+                    NumEvents, WaitList, Event, Blocking,
+                    [R = MemRef(M), ToHost, Offset, Size, Host]() -> cl_int {
+                      char *Buf = bytes(R) + Offset;
+                      std::memmove(ToHost ? Host : Buf, ToHost ? Buf : Host,
+                                   Size);
+                      return CL_SUCCESS;
+                    });
+}
 } // namespace
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(
@@ -210,25 +236,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(
     size_t offset, size_t size, void *ptr, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event) {
   return apiCall(__func__, [&] {
-    CommandQueue *Q;
-    Mem *M;
-    if (cl_int Err = queueAndBuffer(command_queue, buffer, "buffer", Q, M))
-      return Err;
-    if (cl_int Err = checkTransfer(Q, M, offset, size, ptr))
-      return Err;
-    // CL_INVALID_OPERATION if clEnqueueReadBuffer is called on buffer which
-    // has been created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS.
-    if (!M->hostMayRead())
-      return fail(CL_INVALID_OPERATION,
-                  "buffer was created with CL_MEM_HOST_WRITE_ONLY or "
-                  "CL_MEM_HOST_NO_ACCESS",
-                  Q->context());
-    return Q->enqueue(CL_COMMAND_READ_BUFFER, num_events_in_wait_list,
-                      event_wait_list, event, blocking_read,
-                      [R = MemRef(M), offset, size, ptr]() -> cl_int {
-                        std::memmove(ptr, bytes(R) + offset, size);
-                        return CL_SUCCESS;
-                      });
+    return enqueueTransfer(command_queue, buffer, /*ToHost=*/true,
+                           blocking_read, offset, size, ptr,
+                           num_events_in_wait_list, event_wait_list, event);
   });
 }
 
@@ -238,25 +248,9 @@ clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer,
                      const void *ptr, cl_uint num_events_in_wait_list,
                      const cl_event *event_wait_list, cl_event *event) {
   return apiCall(__func__, [&] {
-    CommandQueue *Q;
-    Mem *M;
-    if (cl_int Err = queueAndBuffer(command_queue, buffer, "buffer", Q, M))
-      return Err;
-    if (cl_int Err = checkTransfer(Q, M, offset, size, ptr))
-      return Err;
-    // CL_INVALID_OPERATION if clEnqueueWriteBuffer is called on buffer which
-    // has been created with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS.
-    if (!M->hostMayWrite())
-      return fail(CL_INVALID_OPERATION,
-                  "buffer was created with CL_MEM_HOST_READ_ONLY or "
-                  "CL_MEM_HOST_NO_ACCESS",
-                  Q->context());
-    return Q->enqueue(CL_COMMAND_WRITE_BUFFER, num_events_in_wait_list,
-                      event_wait_list, event, blocking_write,
-                      [R = MemRef(M), offset, size, ptr]() -> cl_int {
-                        std::memmove(bytes(R) + offset, ptr, size);
-                        return CL_SUCCESS;
-                      });
+    return enqueueTransfer(command_queue, buffer, /*ToHost=*/false,
+                           blocking_write, offset, size, ptr,
+                           num_events_in_wait_list, event_wait_list, event);
   });
 }
 
@@ -297,6 +291,38 @@ cl_int checkHostRect(CommandQueue *Q, Mem *M, const size_t *buffer_origin,
                 C);
   return CL_SUCCESS;
 }
+
+/// clEnqueueReadBufferRect (\p ToHost: from the buffer to \p Ptr) and
+/// clEnqueueWriteBufferRect (from \p Ptr, which is then only read); \p Buf
+/// and \p Host hold the application's pitches.
+cl_int enqueueRectTransfer(cl_command_queue Queue, cl_mem Buffer, bool ToHost,
+                           cl_bool Blocking, const size_t *BufferOrigin,
+                           const size_t *HostOrigin, const size_t *Region,
+                           RectSide Buf, RectSide Host, const void *Ptr,
+                           cl_uint NumEvents, const cl_event *WaitList,
+                           cl_event *Event) {
+  CommandQueue *Q;
+  Mem *M;
+  if (cl_int Err = queueAndBuffer(Queue, Buffer, "buffer", Q, M))
+    return Err;
+  if (cl_int Err =
+          checkHostRect(Q, M, BufferOrigin, HostOrigin, Region, Ptr, Buf, Host))
+    return Err;
+  if (cl_int Err = checkHostAccess(Q, M, ToHost))
+    return Err;
+  char *HostPtr = static_cast<char *>(const_cast<void *>(Ptr));
+  std::array<size_t, 3> Reg{Region[0], Region[1], Region[2]};
+  return Q->enqueue(
+      ToHost ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT,
+      NumEvents, WaitList, Event, Blocking,
+      [R = MemRef(M), ToHost, Buf, Host, Reg, HostPtr]() -> cl_int {
+        if (ToHost)
+          copyRect(HostPtr, Host, bytes(R), Buf, Reg.data());
+        else
+          copyRect(bytes(R), Buf, HostPtr, Host, Reg.data());
+        return CL_SUCCESS;
+      });
+}
 } // namespace
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(
@@ -307,30 +333,11 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
     cl_event *event) {
   return apiCall(__func__, [&] {
-    CommandQueue *Q;
-    Mem *M;
-    if (cl_int Err = queueAndBuffer(command_queue, buffer, "buffer", Q, M))
-      return Err;
-    RectSide Buf{{}, buffer_row_pitch, buffer_slice_pitch};
-    RectSide Host{{}, host_row_pitch, host_slice_pitch};
-    if (cl_int Err = checkHostRect(Q, M, buffer_origin, host_origin, region,
-                                   ptr, Buf, Host))
-      return Err;
-    // CL_INVALID_OPERATION if clEnqueueReadBufferRect is called on buffer
-    // which has been created with CL_MEM_HOST_WRITE_ONLY or
-    // CL_MEM_HOST_NO_ACCESS.
-    if (!M->hostMayRead())
-      return fail(CL_INVALID_OPERATION,
-                  "buffer was created with CL_MEM_HOST_WRITE_ONLY or "
-                  "CL_MEM_HOST_NO_ACCESS",
-                  Q->context());
-    std::array<size_t, 3> Reg{region[0], region[1], region[2]};
-    return Q->enqueue(
-        CL_COMMAND_READ_BUFFER_RECT, num_events_in_wait_list, event_wait_list,
-        event, blocking_read, [R = MemRef(M), Buf, Host, Reg, ptr]() -> cl_int {
-          copyRect(static_cast<char *>(ptr), Host, bytes(R), Buf, Reg.data());
-          return CL_SUCCESS;
-        });
+    return enqueueRectTransfer(
+        command_queue, buffer, /*ToHost=*/true, blocking_read, buffer_origin,
+        host_origin, region, {{}, buffer_row_pitch, buffer_slice_pitch},
+        {{}, host_row_pitch, host_slice_pitch}, ptr, num_events_in_wait_list,
+        event_wait_list, event);
   });
 }
 
@@ -342,33 +349,109 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
     cl_event *event) {
   return apiCall(__func__, [&] {
-    CommandQueue *Q;
-    Mem *M;
-    if (cl_int Err = queueAndBuffer(command_queue, buffer, "buffer", Q, M))
-      return Err;
-    RectSide Buf{{}, buffer_row_pitch, buffer_slice_pitch};
-    RectSide Host{{}, host_row_pitch, host_slice_pitch};
-    if (cl_int Err = checkHostRect(Q, M, buffer_origin, host_origin, region,
-                                   ptr, Buf, Host))
-      return Err;
-    // CL_INVALID_OPERATION if clEnqueueWriteBufferRect is called on buffer
-    // which has been created with CL_MEM_HOST_READ_ONLY or
-    // CL_MEM_HOST_NO_ACCESS.
-    if (!M->hostMayWrite())
-      return fail(CL_INVALID_OPERATION,
-                  "buffer was created with CL_MEM_HOST_READ_ONLY or "
-                  "CL_MEM_HOST_NO_ACCESS",
-                  Q->context());
-    std::array<size_t, 3> Reg{region[0], region[1], region[2]};
-    return Q->enqueue(CL_COMMAND_WRITE_BUFFER_RECT, num_events_in_wait_list,
-                      event_wait_list, event, blocking_write,
-                      [R = MemRef(M), Buf, Host, Reg, ptr]() -> cl_int {
-                        copyRect(bytes(R), Buf, static_cast<const char *>(ptr),
-                                 Host, Reg.data());
-                        return CL_SUCCESS;
-                      });
+    return enqueueRectTransfer(
+        command_queue, buffer, /*ToHost=*/false, blocking_write, buffer_origin,
+        host_origin, region, {{}, buffer_row_pitch, buffer_slice_pitch},
+        {{}, host_row_pitch, host_slice_pitch}, ptr, num_events_in_wait_list,
+        event_wait_list, event);
   });
 }
+
+namespace {
+/// The checks of clEnqueueCopyBuffer, then the command.
+cl_int enqueueCopy(cl_command_queue command_queue, cl_mem src_buffer,
+                   cl_mem dst_buffer, size_t src_offset, size_t dst_offset,
+                   size_t size, cl_uint num_events_in_wait_list,
+                   const cl_event *event_wait_list, cl_event *event) {
+  CommandQueue *Q;
+  Mem *S, *D;
+  if (cl_int Err = checkCopy(command_queue, src_buffer, dst_buffer, Q, S, D))
+    return Err;
+  // CL_INVALID_VALUE if src_offset, dst_offset, size, src_offset + size or
+  // dst_offset + size require accessing elements outside the src_buffer and
+  // dst_buffer buffer objects respectively.
+  if (outOfBounds(S, src_offset, size) || outOfBounds(D, dst_offset, size))
+    return fail(CL_INVALID_VALUE, "the copy is out of bounds", Q->context());
+  // CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same buffer or
+  // sub-buffer object and the source and destination regions overlap or if
+  // src_buffer and dst_buffer are different sub-buffers of the same
+  // associated buffer object and they overlap. (Checked on the bytes
+  // themselves, which also covers a buffer and its own sub-buffer.)
+  if (rangesOverlap(static_cast<char *>(S->data()) + src_offset,
+                    static_cast<char *>(D->data()) + dst_offset, size))
+    return fail(CL_MEM_COPY_OVERLAP, "source and destination regions overlap",
+                Q->context());
+  return Q->enqueue(CL_COMMAND_COPY_BUFFER, num_events_in_wait_list,
+                    event_wait_list, event, false,
+                    [SR = MemRef(S), DR = MemRef(D), src_offset, dst_offset,
+                     size]() -> cl_int {
+                      std::memmove(bytes(DR) + dst_offset,
+                                   bytes(SR) + src_offset, size);
+                      return CL_SUCCESS;
+                    });
+}
+
+/// The checks of clEnqueueCopyBufferRect, then the command.
+cl_int enqueueCopyRect(cl_command_queue command_queue, cl_mem src_buffer,
+                       cl_mem dst_buffer, const size_t *src_origin,
+                       const size_t *dst_origin, const size_t *region,
+                       size_t src_row_pitch, size_t src_slice_pitch,
+                       size_t dst_row_pitch, size_t dst_slice_pitch,
+                       cl_uint num_events_in_wait_list,
+                       const cl_event *event_wait_list, cl_event *event) {
+  CommandQueue *Q;
+  Mem *S, *D;
+  if (cl_int Err = checkCopy(command_queue, src_buffer, dst_buffer, Q, S, D))
+    return Err;
+  Context *C = Q->context();
+  // CL_INVALID_VALUE if src_origin, dst_origin, or region is NULL.
+  if (!src_origin || !dst_origin)
+    return fail(CL_INVALID_VALUE, "src_origin or dst_origin is NULL", C);
+  // CL_INVALID_VALUE if any region array element is 0.
+  if (cl_int Err = checkRegion(region, C))
+    return Err;
+  RectSide Src{{src_origin[0], src_origin[1], src_origin[2]},
+               src_row_pitch,
+               src_slice_pitch};
+  RectSide Dst{{dst_origin[0], dst_origin[1], dst_origin[2]},
+               dst_row_pitch,
+               dst_slice_pitch};
+  if (cl_int Err = Src.resolve(region, "src", C))
+    return Err;
+  if (cl_int Err = Dst.resolve(region, "dst", C))
+    return Err;
+  // CL_INVALID_VALUE if (src_origin, region, src_row_pitch,
+  // src_slice_pitch) or (dst_origin, region, dst_row_pitch,
+  // dst_slice_pitch) require accessing elements outside the src_buffer and
+  // dst_buffer buffer objects respectively.
+  if (!Src.extent(region).fitsIn(S->size()) ||
+      !Dst.extent(region).fitsIn(D->size()))
+    return fail(CL_INVALID_VALUE, "the copy is out of bounds", C);
+  // CL_INVALID_VALUE if src_buffer and dst_buffer are the same buffer
+  // object and src_slice_pitch is not equal to dst_slice_pitch and
+  // src_row_pitch is not equal to dst_row_pitch.
+  if (S == D && Src.SlicePitch != Dst.SlicePitch &&
+      Src.RowPitch != Dst.RowPitch)
+    return fail(CL_INVALID_VALUE,
+                "same buffer with different row and slice pitches", C);
+  // CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same buffer or
+  // sub-buffer object and the source and destination regions overlap or if
+  // src_buffer and dst_buffer are different sub-buffers of the same
+  // associated buffer object and they overlap.
+  if (rectsOverlap(static_cast<char *>(S->data()), Src,
+                   static_cast<char *>(D->data()), Dst, region))
+    return fail(CL_MEM_COPY_OVERLAP, "source and destination regions overlap",
+                C);
+  std::array<size_t, 3> Reg{region[0], region[1], region[2]};
+  return Q->enqueue(
+      CL_COMMAND_COPY_BUFFER_RECT, num_events_in_wait_list, event_wait_list,
+      event, false,
+      [SR = MemRef(S), DR = MemRef(D), Src, Dst, Reg]() -> cl_int {
+        copyRect(bytes(DR), Dst, bytes(SR), Src, Reg.data());
+        return CL_SUCCESS;
+      });
+}
+} // namespace
 
 CL_API_ENTRY cl_int CL_API_CALL
 clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer,
@@ -376,36 +459,9 @@ clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer,
                     size_t size, cl_uint num_events_in_wait_list,
                     const cl_event *event_wait_list, cl_event *event) {
   return apiCall(__func__, [&] {
-    CommandQueue *Q;
-    Mem *S, *D;
-    if (cl_int Err =
-            queueAndBuffer(command_queue, src_buffer, "src_buffer", Q, S))
-      return Err;
-    if (cl_int Err =
-            queueAndBuffer(command_queue, dst_buffer, "dst_buffer", Q, D))
-      return Err;
-    // CL_INVALID_VALUE if src_offset, dst_offset, size, src_offset + size or
-    // dst_offset + size require accessing elements outside the src_buffer and
-    // dst_buffer buffer objects respectively.
-    if (outOfBounds(S, src_offset, size) || outOfBounds(D, dst_offset, size))
-      return fail(CL_INVALID_VALUE, "the copy is out of bounds", Q->context());
-    // CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same buffer or
-    // sub-buffer object and the source and destination regions overlap or if
-    // src_buffer and dst_buffer are different sub-buffers of the same
-    // associated buffer object and they overlap. (Checked on the bytes
-    // themselves, which also covers a buffer and its own sub-buffer.)
-    if (rangesOverlap(static_cast<char *>(S->data()) + src_offset,
-                      static_cast<char *>(D->data()) + dst_offset, size))
-      return fail(CL_MEM_COPY_OVERLAP, "source and destination regions overlap",
-                  Q->context());
-    return Q->enqueue(CL_COMMAND_COPY_BUFFER, num_events_in_wait_list,
-                      event_wait_list, event, false,
-                      [SR = MemRef(S), DR = MemRef(D), src_offset, dst_offset,
-                       size]() -> cl_int {
-                        std::memmove(bytes(DR) + dst_offset,
-                                     bytes(SR) + src_offset, size);
-                        return CL_SUCCESS;
-                      });
+    return enqueueCopy(command_queue, src_buffer, dst_buffer, src_offset,
+                       dst_offset, size, num_events_in_wait_list,
+                       event_wait_list, event);
   });
 }
 
@@ -416,61 +472,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
     size_t dst_slice_pitch, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event) {
   return apiCall(__func__, [&] {
-    CommandQueue *Q;
-    Mem *S, *D;
-    if (cl_int Err =
-            queueAndBuffer(command_queue, src_buffer, "src_buffer", Q, S))
-      return Err;
-    if (cl_int Err =
-            queueAndBuffer(command_queue, dst_buffer, "dst_buffer", Q, D))
-      return Err;
-    Context *C = Q->context();
-    // CL_INVALID_VALUE if src_origin, dst_origin, or region is NULL.
-    if (!src_origin || !dst_origin)
-      return fail(CL_INVALID_VALUE, "src_origin or dst_origin is NULL", C);
-    // CL_INVALID_VALUE if any region array element is 0.
-    if (cl_int Err = checkRegion(region, C))
-      return Err;
-    RectSide Src{{src_origin[0], src_origin[1], src_origin[2]},
-                 src_row_pitch,
-                 src_slice_pitch};
-    RectSide Dst{{dst_origin[0], dst_origin[1], dst_origin[2]},
-                 dst_row_pitch,
-                 dst_slice_pitch};
-    if (cl_int Err = Src.resolve(region, "src", C))
-      return Err;
-    if (cl_int Err = Dst.resolve(region, "dst", C))
-      return Err;
-    // CL_INVALID_VALUE if (src_origin, region, src_row_pitch,
-    // src_slice_pitch) or (dst_origin, region, dst_row_pitch,
-    // dst_slice_pitch) require accessing elements outside the src_buffer and
-    // dst_buffer buffer objects respectively.
-    if (!Src.extent(region).fitsIn(S->size()) ||
-        !Dst.extent(region).fitsIn(D->size()))
-      return fail(CL_INVALID_VALUE, "the copy is out of bounds", C);
-    // CL_INVALID_VALUE if src_buffer and dst_buffer are the same buffer
-    // object and src_slice_pitch is not equal to dst_slice_pitch and
-    // src_row_pitch is not equal to dst_row_pitch.
-    if (S == D && Src.SlicePitch != Dst.SlicePitch &&
-        Src.RowPitch != Dst.RowPitch)
-      return fail(CL_INVALID_VALUE,
-                  "same buffer with different row and slice pitches", C);
-    // CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same buffer or
-    // sub-buffer object and the source and destination regions overlap or if
-    // src_buffer and dst_buffer are different sub-buffers of the same
-    // associated buffer object and they overlap.
-    if (rectsOverlap(static_cast<char *>(S->data()), Src,
-                     static_cast<char *>(D->data()), Dst, region))
-      return fail(CL_MEM_COPY_OVERLAP, "source and destination regions overlap",
-                  C);
-    std::array<size_t, 3> Reg{region[0], region[1], region[2]};
-    return Q->enqueue(
-        CL_COMMAND_COPY_BUFFER_RECT, num_events_in_wait_list, event_wait_list,
-        event, false,
-        [SR = MemRef(S), DR = MemRef(D), Src, Dst, Reg]() -> cl_int {
-          copyRect(bytes(DR), Dst, bytes(SR), Src, Reg.data());
-          return CL_SUCCESS;
-        });
+    return enqueueCopyRect(command_queue, src_buffer, dst_buffer, src_origin,
+                           dst_origin, region, src_row_pitch, src_slice_pitch,
+                           dst_row_pitch, dst_slice_pitch,
+                           num_events_in_wait_list, event_wait_list, event);
   });
 }
 
@@ -489,15 +494,8 @@ clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer,
     // outside the buffer buffer object respectively.
     if (outOfBounds(M, offset, size))
       return fail(CL_INVALID_VALUE, "(offset, size) is out of bounds", C);
-    // CL_INVALID_VALUE if pattern is NULL or if pattern_size is 0 or if
-    // pattern_size is not one of { 1, 2, 4, 8, 16, 32, 64, 128 }.
-    if (!pattern)
-      return fail(CL_INVALID_VALUE, "pattern is NULL", C);
-    if (!validPatternSize(pattern_size))
-      return fail(CL_INVALID_VALUE,
-                  "pattern_size " + std::to_string(pattern_size) +
-                      " is not one of 1, 2, 4, ..., 128",
-                  C);
+    if (cl_int Err = checkFillPattern(pattern, pattern_size, C))
+      return Err;
     // CL_INVALID_VALUE if offset and size are not a multiple of pattern_size.
     if (offset % pattern_size || size % pattern_size)
       return fail(CL_INVALID_VALUE,
@@ -592,13 +590,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(
     const cl_mem *mem_objects, cl_mem_migration_flags flags,
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
     cl_event *event) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
-    // command-queue.
-    CommandQueue *Q = queueOf(command_queue);
-    if (!Q)
-      return fail(CL_INVALID_COMMAND_QUEUE,
-                  "command_queue is not a valid command-queue");
+  return queueCall(__func__, command_queue, [&](CommandQueue *Q) {
     Context *C = Q->context();
     // CL_INVALID_VALUE if num_mem_objects is zero or if mem_objects is NULL.
     if (num_mem_objects == 0 || !mem_objects)

@@ -7,6 +7,7 @@
 
 #include "runtime/Device.h"
 #include "runtime/Platform.h"
+#include "runtime/api/HandleCheck.h"
 
 #include <algorithm>
 
@@ -34,6 +35,12 @@ Platform *platformOrDefault(cl_platform_id P) {
   return P ? Platform::fromHandle(P) : &Platform::get();
 }
 } // namespace clcpu
+
+namespace {
+/// CL_INVALID_DEVICE if device is not a valid device.
+constexpr HandleCheck DeviceCheck{CL_INVALID_DEVICE, "device",
+                                  "device is not a valid device"};
+} // namespace
 
 CL_API_ENTRY cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries,
                                                  cl_platform_id *platforms,
@@ -104,11 +111,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
                                                 size_t param_value_size,
                                                 void *param_value,
                                                 size_t *param_value_size_ret) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_DEVICE if device is not a valid device.
-    Device *D = Device::fromHandle(device);
-    if (!D)
-      return fail(CL_INVALID_DEVICE, "device is not a valid device");
+  return objectCall<Device>(__func__, device, DeviceCheck, [&](Device *D) {
     return D->getInfo(param_name, InfoOut(param_value_size, param_value,
                                           param_value_size_ret));
   });
@@ -146,22 +149,14 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_DEVICE if device is not a valid device.
-    Device *D = Device::fromHandle(device);
-    if (!D)
-      return fail(CL_INVALID_DEVICE, "device is not a valid device");
+  return objectCall<Device>(__func__, device, DeviceCheck, [&](Device *D) {
     D->retainDevice();
     return CL_SUCCESS;
   });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_DEVICE if device is not a valid device.
-    Device *D = Device::fromHandle(device);
-    if (!D)
-      return fail(CL_INVALID_DEVICE, "device is not a valid device");
+  return objectCall<Device>(__func__, device, DeviceCheck, [&](Device *D) {
     // A sub-device's references are counted like any object's: only the
     // application's own can be released.
     if (!D->releaseDevice())
@@ -174,10 +169,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
 
 CL_API_ENTRY cl_int CL_API_CALL clGetHostTimer(cl_device_id device,
                                                cl_ulong *host_timestamp) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_DEVICE if device is not a valid device.
-    if (!Device::fromHandle(device))
-      return fail(CL_INVALID_DEVICE, "device is not a valid device");
+  return objectCall<Device>(__func__, device, DeviceCheck, [&](Device *) {
     // CL_INVALID_VALUE if host_timestamp is NULL.
     if (!host_timestamp)
       return fail(CL_INVALID_VALUE, "host_timestamp is NULL");
@@ -188,10 +180,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetHostTimer(cl_device_id device,
 
 CL_API_ENTRY cl_int CL_API_CALL clGetDeviceAndHostTimer(
     cl_device_id device, cl_ulong *device_timestamp, cl_ulong *host_timestamp) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_DEVICE if device is not a valid device.
-    if (!Device::fromHandle(device))
-      return fail(CL_INVALID_DEVICE, "device is not a valid device");
+  return objectCall<Device>(__func__, device, DeviceCheck, [&](Device *) {
     // CL_INVALID_VALUE if host_timestamp or device_timestamp is NULL.
     if (!host_timestamp || !device_timestamp)
       return fail(CL_INVALID_VALUE,

@@ -5,6 +5,7 @@
 #include "runtime/Device.h"
 #include "runtime/Platform.h"
 #include "runtime/Program.h"
+#include "runtime/api/HandleCheck.h"
 
 #include <cstring>
 
@@ -13,6 +14,40 @@ using namespace clcpu;
 namespace {
 /// "CL_INVALID_PROGRAM if program is not a valid program object."
 Program *programOf(cl_program program) { return Program::fromHandle(program); }
+
+/// CL_INVALID_PROGRAM if program is not a valid program object.
+constexpr HandleCheck ProgramCheck{CL_INVALID_PROGRAM, "program",
+                                   "program is not a valid program"};
+
+/// CL_INVALID_VALUE where device_list and num_devices disagree.
+cl_int checkDeviceCount(Context *C, cl_uint num_devices,
+                        const cl_device_id *device_list) {
+  // CL_INVALID_VALUE if device_list is NULL and num_devices is greater than
+  // zero, or if device_list is not NULL and num_devices is zero.
+  if ((!device_list && num_devices > 0) || (device_list && num_devices == 0))
+    return fail(CL_INVALID_VALUE, "device_list and num_devices do not agree",
+                C);
+  return CL_SUCCESS;
+}
+
+/// CL_INVALID_DEVICE where an entry of device_list is not a device of
+/// \p Owner: the program (clBuildProgram) or the context, which \p OwnerName
+/// names in the reason.
+template <typename OwnerT>
+cl_int checkDevicesOf(const OwnerT &Owner, const char *OwnerName, Context *C,
+                      cl_uint num_devices, const cl_device_id *device_list) {
+  for (cl_uint I = 0; I < num_devices; ++I) {
+    // CL_INVALID_DEVICE if any device in device_list is not in the list of
+    // devices associated with program (or context).
+    Device *D = Device::fromHandle(device_list[I]);
+    if (!D || !Owner.hasDevice(D))
+      return fail(CL_INVALID_DEVICE,
+                  "device_list[" + std::to_string(I) +
+                      "] is not a device of the " + OwnerName,
+                  C);
+  }
+  return CL_SUCCESS;
+}
 } // namespace
 
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(
@@ -53,30 +88,11 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program program) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_PROGRAM if program is not a valid program object.
-    Program *P = programOf(program);
-    if (!P)
-      return fail(CL_INVALID_PROGRAM, "program is not a valid program");
-    P->retain();
-    return CL_SUCCESS;
-  });
+  return retainCall<Program>(__func__, program, ProgramCheck);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program program) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_PROGRAM if program is not a valid program object.
-    Program *P = programOf(program);
-    if (!P)
-      return fail(CL_INVALID_PROGRAM, "program is not a valid program");
-    // Only the application's own references can be released: one held by
-    // another object (an implicit retain) is not the application's to drop.
-    if (!P->release())
-      return fail(
-          CL_INVALID_PROGRAM,
-          "program has no reference of the application's left to release");
-    return CL_SUCCESS;
-  });
+  return releaseCall<Program>(__func__, program, ProgramCheck);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(
@@ -84,31 +100,16 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(
     const char *options,
     void(CL_CALLBACK *pfn_notify)(cl_program program, void *user_data),
     void *user_data) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_PROGRAM if program is not a valid program object.
-    Program *P = programOf(program);
-    if (!P)
-      return fail(CL_INVALID_PROGRAM, "program is not a valid program");
+  return objectCall<Program>(__func__, program, ProgramCheck, [&](Program *P) {
     Context *C = P->context();
-    // CL_INVALID_VALUE if device_list is NULL and num_devices is greater
-    // than zero, or if device_list is not NULL and num_devices is zero.
-    if ((!device_list && num_devices > 0) || (device_list && num_devices == 0))
-      return fail(CL_INVALID_VALUE, "device_list and num_devices do not agree",
-                  C);
+    if (cl_int Err = checkDeviceCount(C, num_devices, device_list))
+      return Err;
     // CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL.
     if (!pfn_notify && user_data)
       return fail(CL_INVALID_VALUE, "pfn_notify is NULL but user_data is not",
                   C);
-    for (cl_uint I = 0; I < num_devices; ++I) {
-      // CL_INVALID_DEVICE if any device in device_list is not in the list of
-      // devices associated with program.
-      Device *D = Device::fromHandle(device_list[I]);
-      if (!D || !P->hasDevice(D))
-        return fail(CL_INVALID_DEVICE,
-                    "device_list[" + std::to_string(I) +
-                        "] is not a device of the program",
-                    C);
-    }
+    if (cl_int Err = checkDevicesOf(*P, "program", C, num_devices, device_list))
+      return Err;
     // "pfn_notify ... will be called when the program executable has been
     // built (successfully or unsuccessfully)": with pfn_notify the build
     // runs in the background.
@@ -121,11 +122,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program,
                                                  size_t param_value_size,
                                                  void *param_value,
                                                  size_t *param_value_size_ret) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_PROGRAM if program is not a valid program object.
-    Program *P = programOf(program);
-    if (!P)
-      return fail(CL_INVALID_PROGRAM, "program is not a valid program");
+  return objectCall<Program>(__func__, program, ProgramCheck, [&](Program *P) {
     if (param_name == CL_PROGRAM_BINARIES) {
       // An array of pointers the application allocated, one per device, each
       // to CL_PROGRAM_BINARY_SIZES bytes; a NULL entry skips that device.
@@ -155,11 +152,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program program,
 CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(
     cl_program program, cl_device_id device, cl_program_build_info param_name,
     size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_PROGRAM if program is not a valid program object.
-    Program *P = programOf(program);
-    if (!P)
-      return fail(CL_INVALID_PROGRAM, "program is not a valid program");
+  return objectCall<Program>(__func__, program, ProgramCheck, [&](Program *P) {
     // CL_INVALID_DEVICE if device is not in the list of devices associated
     // with program.
     Device *D = Device::fromHandle(device);
@@ -181,25 +174,31 @@ std::vector<Device *> devicesOf(cl_uint num_devices,
   return Devs;
 }
 
-/// The device_list checks shared by clCompileProgram and clLinkProgram.
+/// The device_list checks shared by clCompileProgram and clLinkProgram
+/// (and, once device_list is known not to be empty,
+/// clCreateProgramWithBinary and clCreateProgramWithBuiltInKernels).
 cl_int checkDeviceList(Context *C, cl_uint num_devices,
                        const cl_device_id *device_list) {
-  // CL_INVALID_VALUE if device_list is NULL and num_devices is greater than
-  // zero, or if device_list is not NULL and num_devices is zero.
-  if ((!device_list && num_devices > 0) || (device_list && num_devices == 0))
-    return fail(CL_INVALID_VALUE, "device_list and num_devices do not agree",
-                C);
-  for (cl_uint I = 0; I < num_devices; ++I) {
-    // CL_INVALID_DEVICE if any device in device_list is not in the list of
-    // devices associated with program (or context).
-    Device *D = Device::fromHandle(device_list[I]);
-    if (!D || !C->hasDevice(D))
-      return fail(CL_INVALID_DEVICE,
-                  "device_list[" + std::to_string(I) +
-                      "] is not a device of the context",
-                  C);
-  }
-  return CL_SUCCESS;
+  if (cl_int Err = checkDeviceCount(C, num_devices, device_list))
+    return Err;
+  return checkDevicesOf(*C, "context", C, num_devices, device_list);
+}
+
+/// The checks clCreateProgramWithBinary and clCreateProgramWithBuiltInKernels
+/// start with: a valid context (\p C on success) and a device_list of its
+/// devices that is not empty.
+cl_int contextAndDevices(cl_context context, cl_uint num_devices,
+                         const cl_device_id *device_list, Context *&C) {
+  // CL_INVALID_CONTEXT if context is not a valid context.
+  C = Context::fromHandle(context);
+  if (!C)
+    return fail(CL_INVALID_CONTEXT, "context is not a valid context");
+  // CL_INVALID_VALUE if device_list is NULL or num_devices is zero.
+  if (!device_list || num_devices == 0)
+    return fail(CL_INVALID_VALUE, "device_list is NULL or num_devices is 0", C);
+  // CL_INVALID_DEVICE if any device in device_list is not in the list of
+  // devices associated with context.
+  return checkDeviceList(C, num_devices, device_list);
 }
 } // namespace
 
@@ -209,11 +208,7 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
     const cl_program *input_headers, const char **header_include_names,
     void(CL_CALLBACK *pfn_notify)(cl_program program, void *user_data),
     void *user_data) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_PROGRAM if program is not a valid program object.
-    Program *P = programOf(program);
-    if (!P)
-      return fail(CL_INVALID_PROGRAM, "program is not a valid program");
+  return objectCall<Program>(__func__, program, ProgramCheck, [&](Program *P) {
     Context *C = P->context();
     if (cl_int Err = checkDeviceList(C, num_devices, device_list))
       return Err;
@@ -306,17 +301,8 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
     const size_t *lengths, const unsigned char **binaries,
     cl_int *binary_status, cl_int *errcode_ret) {
   return apiCreate<cl_program>(__func__, errcode_ret, [&](cl_program &Out) {
-    // CL_INVALID_CONTEXT if context is not a valid context.
-    Context *C = Context::fromHandle(context);
-    if (!C)
-      return fail(CL_INVALID_CONTEXT, "context is not a valid context");
-    // CL_INVALID_VALUE if device_list is NULL or num_devices is zero.
-    if (!device_list || num_devices == 0)
-      return fail(CL_INVALID_VALUE, "device_list is NULL or num_devices is 0",
-                  C);
-    // CL_INVALID_DEVICE if any device in device_list is not in the list of
-    // devices associated with context.
-    if (cl_int Err = checkDeviceList(C, num_devices, device_list))
+    Context *C;
+    if (cl_int Err = contextAndDevices(context, num_devices, device_list, C))
       return Err;
     // CL_INVALID_VALUE if lengths or binaries is NULL or if any entry in
     // lengths[i] is zero or binaries[i] is NULL.
@@ -384,17 +370,8 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
     cl_context context, cl_uint num_devices, const cl_device_id *device_list,
     const char *kernel_names, cl_int *errcode_ret) {
   return apiCreate<cl_program>(__func__, errcode_ret, [&](cl_program &) {
-    // CL_INVALID_CONTEXT if context is not a valid context.
-    Context *C = Context::fromHandle(context);
-    if (!C)
-      return fail(CL_INVALID_CONTEXT, "context is not a valid context");
-    // CL_INVALID_VALUE if device_list is NULL or num_devices is zero.
-    if (!device_list || num_devices == 0)
-      return fail(CL_INVALID_VALUE, "device_list is NULL or num_devices is 0",
-                  C);
-    // CL_INVALID_DEVICE if any device in device_list is not in the list of
-    // devices associated with context.
-    if (cl_int Err = checkDeviceList(C, num_devices, device_list))
+    Context *C;
+    if (cl_int Err = contextAndDevices(context, num_devices, device_list, C))
       return Err;
     // CL_INVALID_VALUE if kernel_names is NULL or kernel_names contains a
     // kernel name that is not supported by any of the devices in
@@ -431,11 +408,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(
     void(CL_CALLBACK *pfn_notify)(cl_program program, void *user_data),
     void *user_data) {
   (void)user_data;
-  return apiCall(__func__, [&] {
-    // CL_INVALID_PROGRAM if program is not a valid program object.
-    Program *P = programOf(program);
-    if (!P)
-      return fail(CL_INVALID_PROGRAM, "program is not a valid program");
+  return objectCall<Program>(__func__, program, ProgramCheck, [&](Program *P) {
     // CL_INVALID_VALUE if pfn_notify is NULL.
     if (!pfn_notify)
       return fail(CL_INVALID_VALUE, "pfn_notify is NULL", P->context());
@@ -453,12 +426,10 @@ clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id,
   (void)spec_id;
   (void)spec_size;
   (void)spec_value;
-  return apiCall(__func__, [&] {
-    // CL_INVALID_PROGRAM if program is not a valid program object created
-    // from an intermediate language (e.g. SPIR-V).
-    Program *P = programOf(program);
-    if (!P)
-      return fail(CL_INVALID_PROGRAM, "program is not a valid program");
+  // CL_INVALID_PROGRAM if program is not a valid program object created
+  // from an intermediate language (e.g. SPIR-V): ProgramCheck is the first
+  // half, no program is created from one.
+  return objectCall<Program>(__func__, program, ProgramCheck, [&](Program *P) {
     // CL_INVALID_OPERATION if no devices associated with program support
     // intermediate language programs.
     return fail(CL_INVALID_OPERATION,

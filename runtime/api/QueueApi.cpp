@@ -7,6 +7,7 @@
 #include "runtime/Context.h"
 #include "runtime/Device.h"
 #include "runtime/Event.h"
+#include "runtime/api/HandleCheck.h"
 
 using namespace clcpu;
 
@@ -35,10 +36,6 @@ cl_int createQueue(cl_context context, cl_device_id device,
   auto *Q = new CommandQueue(C, D, Bits, std::move(Array));
   Out = Q->handle();
   return CL_SUCCESS;
-}
-
-CommandQueue *queueOf(cl_command_queue Q) {
-  return CommandQueue::fromHandle(Q);
 }
 } // namespace
 
@@ -82,45 +79,19 @@ CL_API_ENTRY cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(
 
 CL_API_ENTRY cl_int CL_API_CALL
 clRetainCommandQueue(cl_command_queue command_queue) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command-queue.
-    CommandQueue *Q = queueOf(command_queue);
-    if (!Q)
-      return fail(CL_INVALID_COMMAND_QUEUE,
-                  "command_queue is not a valid command-queue");
-    Q->retain();
-    return CL_SUCCESS;
-  });
+  return retainCall<CommandQueue>(__func__, command_queue, QueueCheck);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL
 clReleaseCommandQueue(cl_command_queue command_queue) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command-queue.
-    CommandQueue *Q = queueOf(command_queue);
-    if (!Q)
-      return fail(CL_INVALID_COMMAND_QUEUE,
-                  "command_queue is not a valid command-queue");
-    // Only the application's own references can be released: one held by
-    // another object (an implicit retain) is not the application's to drop (the
-    // last release flushes: onLastExternalRelease).
-    if (!Q->release())
-      return fail(CL_INVALID_COMMAND_QUEUE,
-                  "command_queue has no reference of the application's left to "
-                  "release");
-    return CL_SUCCESS;
-  });
+  // The last release flushes: onLastExternalRelease.
+  return releaseCall<CommandQueue>(__func__, command_queue, QueueCheck);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(
     cl_command_queue command_queue, cl_command_queue_info param_name,
     size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command-queue.
-    CommandQueue *Q = queueOf(command_queue);
-    if (!Q)
-      return fail(CL_INVALID_COMMAND_QUEUE,
-                  "command_queue is not a valid command-queue");
+  return queueCall(__func__, command_queue, [&](CommandQueue *Q) {
     return Q->getInfo(param_name, InfoOut(param_value_size, param_value,
                                           param_value_size_ret));
   });
@@ -135,12 +106,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(
 CL_API_ENTRY cl_int CL_API_CALL clSetCommandQueueProperty(
     cl_command_queue command_queue, cl_command_queue_properties properties,
     cl_bool enable, cl_command_queue_properties *old_properties) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command-queue.
-    CommandQueue *Q = queueOf(command_queue);
-    if (!Q)
-      return fail(CL_INVALID_COMMAND_QUEUE,
-                  "command_queue is not a valid command-queue");
+  return queueCall(__func__, command_queue, [](CommandQueue *Q) {
     // CL_INVALID_OPERATION if no devices in the context associated with
     // command_queue support modifying the properties of a command-queue.
     return fail(CL_INVALID_OPERATION,
@@ -151,77 +117,50 @@ CL_API_ENTRY cl_int CL_API_CALL clSetCommandQueueProperty(
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue command_queue) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
-    // command-queue.
-    CommandQueue *Q = queueOf(command_queue);
-    if (!Q)
-      return fail(CL_INVALID_COMMAND_QUEUE,
-                  "command_queue is not a valid command-queue");
-    return Q->flush();
-  });
+  return queueCall(__func__, command_queue,
+                   [](CommandQueue *Q) { return Q->flush(); });
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
-    // command-queue.
-    CommandQueue *Q = queueOf(command_queue);
-    if (!Q)
-      return fail(CL_INVALID_COMMAND_QUEUE,
-                  "command_queue is not a valid command-queue");
-    return Q->finish();
-  });
+  return queueCall(__func__, command_queue,
+                   [](CommandQueue *Q) { return Q->finish(); });
 }
 
 namespace {
-cl_int enqueueSync(const char *, cl_command_queue command_queue,
-                   cl_command_type Type, CommandQueue::Sync S,
-                   cl_uint num_events_in_wait_list,
+/// clEnqueueMarkerWithWaitList, clEnqueueBarrierWithWaitList and
+/// clEnqueueBarrier (the entry point \p Name): a marker or a barrier (\p S).
+cl_int enqueueSync(const char *Name, cl_command_queue command_queue,
+                   CommandQueue::Sync S, cl_uint num_events_in_wait_list,
                    const cl_event *event_wait_list, cl_event *event) {
-  // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
-  // command-queue.
-  CommandQueue *Q = queueOf(command_queue);
-  if (!Q)
-    return fail(CL_INVALID_COMMAND_QUEUE,
-                "command_queue is not a valid command-queue");
-  std::vector<Event *> Waits;
-  if (cl_int Err =
-          Q->checkWaitList(num_events_in_wait_list, event_wait_list, Waits))
-    return Err;
-  return Q->enqueueChecked(Type, Waits, S, event, false, nullptr);
+  return queueCall(Name, command_queue, [&](CommandQueue *Q) {
+    std::vector<Event *> Waits;
+    if (cl_int Err =
+            Q->checkWaitList(num_events_in_wait_list, event_wait_list, Waits))
+      return Err;
+    cl_command_type Type = S == CommandQueue::Sync::Marker ? CL_COMMAND_MARKER
+                                                           : CL_COMMAND_BARRIER;
+    return Q->enqueueChecked(Type, Waits, S, event, false, nullptr);
+  });
 }
 } // namespace
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarkerWithWaitList(
     cl_command_queue command_queue, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event) {
-  return apiCall(__func__, [&] {
-    return enqueueSync(__func__, command_queue, CL_COMMAND_MARKER,
-                       CommandQueue::Sync::Marker, num_events_in_wait_list,
-                       event_wait_list, event);
-  });
+  return enqueueSync(__func__, command_queue, CommandQueue::Sync::Marker,
+                     num_events_in_wait_list, event_wait_list, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueBarrierWithWaitList(
     cl_command_queue command_queue, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event) {
-  return apiCall(__func__, [&] {
-    return enqueueSync(__func__, command_queue, CL_COMMAND_BARRIER,
-                       CommandQueue::Sync::Barrier, num_events_in_wait_list,
-                       event_wait_list, event);
-  });
+  return enqueueSync(__func__, command_queue, CommandQueue::Sync::Barrier,
+                     num_events_in_wait_list, event_wait_list, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue,
                                                 cl_event *event) {
-  return apiCall(__func__, [&] {
-    CommandQueue *Q = queueOf(command_queue);
-    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
-    // command-queue.
-    if (!Q)
-      return fail(CL_INVALID_COMMAND_QUEUE,
-                  "command_queue is not a valid command-queue");
+  return queueCall(__func__, command_queue, [&](CommandQueue *Q) {
     // CL_INVALID_VALUE if event is a NULL value.
     if (!event)
       return fail(CL_INVALID_VALUE, "event is NULL", Q->context());
@@ -233,22 +172,14 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue,
 
 CL_API_ENTRY cl_int CL_API_CALL
 clEnqueueBarrier(cl_command_queue command_queue) {
-  return apiCall(__func__, [&] {
-    return enqueueSync(__func__, command_queue, CL_COMMAND_BARRIER,
-                       CommandQueue::Sync::Barrier, 0, nullptr, nullptr);
-  });
+  return enqueueSync(__func__, command_queue, CommandQueue::Sync::Barrier, 0,
+                     nullptr, nullptr);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL
 clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events,
                        const cl_event *event_list) {
-  return apiCall(__func__, [&] {
-    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
-    // command-queue.
-    CommandQueue *Q = queueOf(command_queue);
-    if (!Q)
-      return fail(CL_INVALID_COMMAND_QUEUE,
-                  "command_queue is not a valid command-queue");
+  return queueCall(__func__, command_queue, [&](CommandQueue *Q) {
     // CL_INVALID_VALUE if num_events is 0 or event_list is NULL.
     if (num_events == 0 || !event_list)
       return fail(CL_INVALID_VALUE, "num_events is 0 or event_list is NULL",

@@ -6,6 +6,7 @@
 #include "runtime/Context.h"
 #include "runtime/Mem.h"
 #include "runtime/Svm.h"
+#include "runtime/api/HandleCheck.h"
 
 #include <array>
 #include <cstring>
@@ -71,13 +72,15 @@ CL_API_ENTRY void CL_API_CALL clSVMFree(cl_context context, void *svm_pointer) {
 }
 
 namespace {
-cl_int getQueue(cl_command_queue command_queue, CommandQueue *&Q) {
-  // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
-  // command-queue.
-  Q = CommandQueue::fromHandle(command_queue);
-  if (!Q)
-    return fail(CL_INVALID_COMMAND_QUEUE,
-                "command_queue is not a valid command-queue");
+/// The checks clEnqueueSVMMemFill, clEnqueueSVMMap and clEnqueueSVMUnmap
+/// start with: a valid queue (\p Q), then svm_ptr.
+cl_int queueAndSvmPtr(cl_command_queue command_queue, const void *svm_ptr,
+                      CommandQueue *&Q) {
+  if (cl_int Err = checkQueue(command_queue, Q))
+    return Err;
+  // CL_INVALID_VALUE if svm_ptr is NULL.
+  if (!svm_ptr)
+    return fail(CL_INVALID_VALUE, "svm_ptr is NULL", Q->context());
   return CL_SUCCESS;
 }
 } // namespace
@@ -90,10 +93,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMFree(
                                      void *svm_pointers[], void *user_data),
     void *user_data, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event) {
-  return apiCall(__func__, [&] {
-    CommandQueue *Q;
-    if (cl_int Err = getQueue(command_queue, Q))
-      return Err;
+  return queueCall(__func__, command_queue, [&](CommandQueue *Q) {
     // CL_INVALID_VALUE if num_svm_pointers is 0 and svm_pointers is non-NULL,
     // or if svm_pointers is NULL and num_svm_pointers is not 0.
     if ((num_svm_pointers == 0) != (svm_pointers == nullptr))
@@ -142,10 +142,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(
     cl_command_queue command_queue, cl_bool blocking_copy, void *dst_ptr,
     const void *src_ptr, size_t size, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event) {
-  return apiCall(__func__, [&] {
-    CommandQueue *Q;
-    if (cl_int Err = getQueue(command_queue, Q))
-      return Err;
+  return queueCall(__func__, command_queue, [&](CommandQueue *Q) {
     // CL_INVALID_VALUE if dst_ptr or src_ptr is NULL.
     if (!dst_ptr || !src_ptr)
       return fail(CL_INVALID_VALUE, "dst_ptr or src_ptr is NULL", Q->context());
@@ -173,21 +170,11 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(
     const cl_event *event_wait_list, cl_event *event) {
   return apiCall(__func__, [&] {
     CommandQueue *Q;
-    if (cl_int Err = getQueue(command_queue, Q))
+    if (cl_int Err = queueAndSvmPtr(command_queue, svm_ptr, Q))
       return Err;
     Context *C = Q->context();
-    // CL_INVALID_VALUE if svm_ptr is NULL.
-    if (!svm_ptr)
-      return fail(CL_INVALID_VALUE, "svm_ptr is NULL", C);
-    // CL_INVALID_VALUE if pattern is NULL or if pattern_size is 0 or if
-    // pattern_size is not one of {1, 2, 4, 8, 16, 32, 64, 128}.
-    if (!pattern)
-      return fail(CL_INVALID_VALUE, "pattern is NULL", C);
-    if (!validPatternSize(pattern_size))
-      return fail(CL_INVALID_VALUE,
-                  "pattern_size " + std::to_string(pattern_size) +
-                      " is not one of 1, 2, 4, ..., 128",
-                  C);
+    if (cl_int Err = checkFillPattern(pattern, pattern_size, C))
+      return Err;
     // CL_INVALID_VALUE if svm_ptr is not aligned to pattern_size bytes.
     if (reinterpret_cast<uintptr_t>(svm_ptr) % pattern_size)
       return fail(CL_INVALID_VALUE, "svm_ptr is not aligned to pattern_size",
@@ -215,11 +202,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(
     const cl_event *event_wait_list, cl_event *event) {
   return apiCall(__func__, [&] {
     CommandQueue *Q;
-    if (cl_int Err = getQueue(command_queue, Q))
+    if (cl_int Err = queueAndSvmPtr(command_queue, svm_ptr, Q))
       return Err;
-    // CL_INVALID_VALUE if svm_ptr is NULL.
-    if (!svm_ptr)
-      return fail(CL_INVALID_VALUE, "svm_ptr is NULL", Q->context());
     // CL_INVALID_VALUE if size is 0 or if values specified in map_flags are
     // not valid.
     if (size == 0)
@@ -241,11 +225,8 @@ clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
                   const cl_event *event_wait_list, cl_event *event) {
   return apiCall(__func__, [&] {
     CommandQueue *Q;
-    if (cl_int Err = getQueue(command_queue, Q))
+    if (cl_int Err = queueAndSvmPtr(command_queue, svm_ptr, Q))
       return Err;
-    // CL_INVALID_VALUE if svm_ptr is NULL.
-    if (!svm_ptr)
-      return fail(CL_INVALID_VALUE, "svm_ptr is NULL", Q->context());
     return Q->enqueue(CL_COMMAND_SVM_UNMAP, num_events_in_wait_list,
                       event_wait_list, event, false,
                       []() -> cl_int { return CL_SUCCESS; });
@@ -257,10 +238,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMigrateMem(
     const void **svm_pointers, const size_t *sizes,
     cl_mem_migration_flags flags, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event) {
-  return apiCall(__func__, [&] {
-    CommandQueue *Q;
-    if (cl_int Err = getQueue(command_queue, Q))
-      return Err;
+  return queueCall(__func__, command_queue, [&](CommandQueue *Q) {
     Context *C = Q->context();
     // CL_INVALID_VALUE if num_svm_pointers is zero or svm_pointers is NULL.
     if (num_svm_pointers == 0 || !svm_pointers)
