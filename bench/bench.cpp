@@ -669,9 +669,9 @@ private:
 // 3 runs each, then of 7 more for the four fastest) and named in the note:
 // "PoCL's best scan" is PoCL's best k and scheme. Each try runs after the row's
 // host copy (rowHostCopy), as each measured repetition does: run back to back,
-// the scan's 128 MiB stayed in the 300 MiB last-level cache of one VM here, and
-// the tries picked what was fastest from the cache (3.5-4 ms) while the
-// repetitions read from memory (6.5-8 ms).
+// the scan's 128 MiB may stay in a last-level cache larger than that, and the
+// tries would pick what is fastest from the cache while the repetitions read
+// from memory.
 /// --tries: the scans print each scheme, block count and k they try, and
 /// every row each measured repetition.
 bool ShowTries = false;
@@ -757,11 +757,10 @@ public:
           Tried.push_back(C);
         }
     }
-    // The four fastest again, 7 times each: the best of 3 (as chosen
-    // before) let a combination that is fast only now and then win on
-    // one lucky run, and the row's repetitions then ran it at its usual
-    // speed (scan_wg picked 8 blocks and k = 1024 once, at 76% of the host
-    // copy, against 95% with 64 blocks and k = 512 in the run before).
+    // The four fastest again, 7 times each: the best of 3 alone lets a
+    // combination that is fast only now and then win on one lucky run, and
+    // the row's repetitions then run it at its usual speed, below what
+    // another combination reaches.
     std::sort(Tried.begin(), Tried.end(),
               [](const Candidate &A, const Candidate &B) { return A.T < B.T; });
     Tried.resize(std::min<size_t>(Tried.size(), 4));

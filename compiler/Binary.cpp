@@ -100,11 +100,11 @@ const std::vector<std::string> &hostTargetFeatures() {
     if (Avx2 && !Avx512)
       V.push_back("+fast-gather");
     // LLVM tunes Skylake-server and later Xeons to prefer 256-bit vectors
-    // (their clocks once dropped under 512-bit code), so work-item loops ran
-    // 8 lanes wide under 16-lane sub-groups and per-item loops used ymm.
-    // On a Xeon VM with AVX-512, alternating runs: math 0.15-0.17 ->
-    // 0.31-0.32 Gelem/s, the pipelined scan 7.8-8.0 -> 7.2-7.6 ms; nbody
-    // and sgemm_naive within noise.
+    // (512-bit code lowers the clocks of the early ones), so work-item loops
+    // would run 8 lanes wide under 16-lane sub-groups and per-item loops
+    // would use ymm. Full-width vectors match the sub-group size and give
+    // the math builtins twice the lanes per call, and no kernel runs slower
+    // with them.
     if (Avx512)
       V.push_back("-prefer-256-bit");
     return V;

@@ -203,8 +203,8 @@ FileRead readFile(const std::string &Path, std::string &Out) {
 /// listing counted them (first line), then one line per entry stored since
 /// by any process. It lets a store decide whether the directory may be over
 /// its bound without listing it: listing a full cache (tens of thousands of
-/// entries, one lstat each) costs over 100 ms, which every new process
-/// would otherwise pay on its first store.
+/// entries, one lstat each) takes far longer than the store itself, which
+/// every new process would otherwise pay on its first store.
 const char UsageName[] = "usage";
 
 /// The journal's total; false if it is missing or not a list of numbers

@@ -8,9 +8,9 @@
 // emits that computation into the kernel's own code: per sub-group of S
 // work-items (S = hostSubGroupSize(), a constant), one vector of S slots is
 // loaded, combined across its lanes and stored. The runtime's generic pass
-// (scheduler/Collectives.cpp, groupCollective) chose the operation per
-// sub-group and walked 64-bit values one at a time: about 45 cycles per
-// sub-group and collective, most of a stream compaction's time.
+// (scheduler/Collectives.cpp, groupCollective) chooses the operation per
+// sub-group and walks 64-bit values one at a time, which is most of a
+// stream compaction's time.
 //
 // The results are bit for bit the runtime's: integer operations are
 // associative, so the scans combine lanes in log2(S) shift steps;

@@ -144,14 +144,12 @@ void Event::finish(cl_int Final) {
   // abnormally terminated command reports its error code.
   for (const Callback &C : Fire)
     C.Fn(handle(), Final < 0 ? Final : C.Type, C.UserData);
-  // Only an event some thread waits for wakes the waiting threads. Waking
-  // them for every command of a chain (clFinish after many enqueues) kept
-  // the host thread spinning beside the workers: on two cores, one third
-  // of the samples of a chain of 400 launches (8 work-groups and 1,
-  // alternating) were the host's spin, and the launches' second thread got 7%
-  // of them. The status store and this load are seq_cst, as are waitAll's store
-  // to Watched and its status load: either the waiter sees the event finished
-  // or this sees it watched.
+  // Only an event some thread waits for wakes the waiting threads. Waking them
+  // for every command of a chain (clFinish after many enqueues) would keep the
+  // host thread spinning beside the workers, on the cores the launches need.
+  // The status store and this load are seq_cst, as are waitAll's store to
+  // Watched and its status load: either the waiter sees the event finished or
+  // this sees it watched.
   if (Watched.load(std::memory_order_seq_cst))
     Executor::notifyProgress();
   if (Queue)

@@ -53,9 +53,8 @@ namespace {
 // address, where Boost jumps: every fiber resumes at the same place in
 // switchAway, so that return is predicted, and the predictor's stack stays
 // in step for the returns after it (see the barrier entries below).
-// barrier_fibers (6 alternating runs): one thread 350-388 vs 362-404 ms,
-// two threads 23.8-24.9 vs 25.1-25.9 ns per work-item per barrier. (Some
-// earlier measures had it slower: within that noise.)
+// Against Boost's jump_fcontext this saves two microcoded instructions per
+// switch, a small part of what a barrier costs on the fiber path.
 #ifdef CLCPU_FIBER_ASM
 asm(R"(
   .pushsection .text
@@ -249,9 +248,9 @@ void switchAway(Fiber *F) {
       // The fiber after it: the top of its stack (its saved registers and
       // the frames of the calls that stopped it, which it returns through:
       // three lines) and its context, which it reads first when it runs.
-      // 256 fibers' stacks and contexts are more than L1 holds. (Only the
-      // first stack line: barrier_fibers 381-384 ms on one thread; three:
-      // 357-360 ms on a Xeon VM; a fourth did not help.)
+      // 256 fibers' stacks and contexts are more than L1 holds. (All three
+      // stack lines: the first alone leaves the other two to miss; a fourth
+      // gains nothing.)
       if (J + 1 < G->PassEnd) {
         const Fiber *After = G->Fibers[J + 1];
         const char *Top = static_cast<const char *>(G->Resumes[J + 1]);
@@ -362,17 +361,15 @@ uint64_t collectiveImpl(const WorkGroupContext *C, uint32_t Op, uint64_t Value,
 // resumed fiber returns from the call that stopped it, at the barrier it
 // waited at, while the return-stack predictor holds the call that just
 // stopped the other fiber, at the next barrier: with two or more call sites
-// every switch mispredicted that return. These entries call the
+// every switch mispredicts that return. These entries call the
 // implementation from one place (its return is always predicted) and go
 // back to the kernel with an indirect jump, which the branch predictor
 // learns: all fibers of a pass return to the same call site.
 // This needs the switch itself to end in a return (clcpu_fiber_jump): with
-// an indirect jump there, the entry pushed by its call stayed on the
-// predictor's stack and every later return was off by one.
-// barrier_fibers, a Xeon VM, alternating runs: two threads 24.2-27.4
-// -> 14.9-15.5 ns per work-item per barrier, one thread 401-409 -> 223-240
-// ms. (The return alone: 25.2-29.0 ns, no gain; the entries alone, with
-// the jump: 31.3-32.3 ns.)
+// an indirect jump there, the entry pushed by its call stays on the
+// predictor's stack and every later return is off by one. The return in
+// the switch without these entries gains nothing: the kernel's returns
+// still mispredict.
 #ifdef CLCPU_FIBER_ASM
 extern "C" {
 __attribute__((visibility("hidden"))) void

@@ -144,9 +144,8 @@ struct Participant {
     for (;;) {
       // Guided: a claim takes 1 / PerThread of what is left, at most Chunk,
       // so the last claims are single groups and the threads end together.
-      // (Fixed chunks of 1/16 of barrier_fibers' 512 groups, 26 ms each,
-      // left one of two threads alone for up to that long at the end.) A
-      // stale Left only makes a chunk a little larger.
+      // (With fixed chunks one thread may work alone at the end for up to a
+      // whole chunk's time.) A stale Left only makes a chunk a little larger.
       size_t Seen = S.Next.load(std::memory_order_relaxed);
       if (Seen >= S.Total)
         return;
@@ -342,12 +341,10 @@ ClaimPlan planClaims(size_t Total, unsigned Threads) {
   // launching thread claims first, so it takes the same first share of
   // every launch of a series, and what those groups read in one launch is
   // in its L2 in the next: a pipelined three-pass scan's last pass of a
-  // block re-reads what its first pass read one launch earlier (scan_wg,
-  // 2 threads, 6 alternating runs on a Xeon VM: 46-82% of the
-  // host copy with single-group claims, 71-92% with these; fixed shares of
-  // 1/T each, which leave no small claims to even out a late helper:
-  // 43-86% in 3 runs there, though a driver timing the pipelined scan
-  // alone from a cold cache had them up to 15% faster).
+  // block re-reads what its first pass read one launch earlier. Single-group
+  // claims lose that (each launch spreads the groups over the threads
+  // anew), and fixed shares of 1/T each leave no small claims to even out
+  // a late helper.
   if (Total <= T * 8)
     return {T, (Total + T - 1) / T};
   // Otherwise chunks of at most 1/8 per thread, shrinking with what is
@@ -395,7 +392,7 @@ void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J,
     // One group at a time (no helper can claim yet), the clock read after
     // group 1, 2, 4, 8 ...: alone for SpawnAfter to twice that however long
     // a group takes. (A whole chunk first, 1/16 of the launch with two
-    // threads, kept the other thread idle for 30 ms of a 480 ms launch.)
+    // threads, would keep the other thread idle for that chunk's time.)
     constexpr auto SpawnAfter = std::chrono::microseconds(10);
     auto Start = std::chrono::steady_clock::now();
     size_t Chunk = S->Chunk, Done = 0;
@@ -410,10 +407,10 @@ void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J,
       return;
   }
   // Enqueued, not spawned: TBB wakes a sleeping worker for an enqueued task
-  // at once, while one spawned by a thread that joined the arena from
-  // outside waited about 4 ms after the workers had slept (20 ms idle, two
-  // threads), leaving the launch to this thread alone. The caller does not
-  // join the arena either: it runs its groups where it is.
+  // at once, while one spawned by a thread that joined the arena from outside
+  // can wait milliseconds once the workers sleep, leaving the launch to this
+  // thread alone. The caller does not join the arena either: it runs its
+  // groups where it is.
   // Helpers waiting in the park first (they start within a microsecond),
   // TBB for the rest.
   CLCPU_TSAN_RELEASE(S);

@@ -68,9 +68,8 @@ struct NDRangeJob {
 /// a launch, for the next launch (a series of short launches, such as a
 /// pipelined scan's): a launch offers its state here to the waiting helpers
 /// before it asks TBB for more. A TBB worker woken for each launch of a
-/// series was often not running its part before the launch ended: the
-/// pipelined scan ran on one thread in 5 of 12 repetitions (10.6-12.9 ms,
-/// helper parts started in 14-36 of 64 launches, against 6.9-8.0 ms).
+/// series is often not running its part before the launch ends, which
+/// leaves much of a pipelined scan's series of launches to one thread.
 /// Owned by the device's executor; its destructor waits for every helper
 /// task that may still come here.
 class HelperPark {

@@ -10,15 +10,11 @@
 // Each of the S stores then writes lanes S elements apart: a scatter, or an
 // interleaved store group whose shuffles x86 has no cheap lowering for.
 // Kept scalar, the S stores of one work-item are adjacent and the SLP
-// vectorizer turns them into one vector store. On the Zen 4 host (16M ints,
-// one kernel, best of 20):
-//
-//   running prefix   S = 2: 8.7 ms across work-items, 3.2 ms scalar
-//                    S = 4: 10.0 / 3.0 ms, S = 8: 9.6 / 3.1 ms
-//   out = in * 3 + 1 S = 2: 3.3 / 3.2 ms, S = 4: 3.6 / 3.7 ms,
-//                    S = 8: 4.8 / 1.8 ms
-//   sum of S (no store group): S = 2 2.2 ms scalar against 1.1 ms across
-//   work-items, so loads alone keep the vectorizer.
+// vectorizer turns them into one vector store. That is much faster for a
+// running prefix over each work-item's block and no slower for an
+// element-wise `out = in * 3 + 1`. A loop over each work-item's block that
+// only loads (a sum of S, no store group) is faster across work-items, so
+// loads alone keep the vectorizer.
 //
 // So this pass, run before the vectorizer, gives an innermost work-item
 // loop a vectorization width of 1 when its scalar stores include a complete

@@ -15,8 +15,7 @@
 //
 // The body then has no branch of its own and the loop unrolls and
 // vectorizes like an unguarded one (the scan bench's scan_blocks, whose
-// per-work-item loops run scalar: 9.6-10.7 ms before, 8.5-8.7 ms after, in
-// alternating runs on the 2-core Zen 4 VM).
+// per-work-item loops run scalar).
 //
 // What a loop must look like (anything else is left alone):
 //  * rotated, one latch that is also the only exiting block, a
@@ -265,7 +264,8 @@ PreservedAnalyses GuardedLoopBoundPass::run(Function &F,
   for (Loop *L : LI.getLoopsInPreorder()) {
     // Preheader and dedicated exits first: the passes before need not
     // leave them (with a reqd_work_group_size of (N, 1, 1) the scan
-    // bench's item_sum loop shared its exit block, and ran predicated).
+    // bench's item_sum loop shares its exit block, and would run
+    // predicated).
     Changed |= simplifyLoop(L, &DT, &LI, &SE, nullptr, nullptr,
                             /*PreserveLCSSA=*/false);
     std::optional<GuardedLoop> G = matchGuardedLoop(*L, SE, DT, LI, Changed);

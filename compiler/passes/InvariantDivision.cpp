@@ -4,7 +4,8 @@
 // `i % chunk`. x86 has no vector integer division, so the vectorizer
 // either gives up on a work-item loop containing one or scalarizes it into
 // one `idiv` per lane (tens of cycles each): a three-pass scan's
-// `out[i] += offsets[i / chunk]` ran at a quarter of copy bandwidth.
+// `out[i] += offsets[i / chunk]` is then bound by its divisions, not by
+// memory.
 //
 // When the divisor of a 32-bit sdiv, udiv, srem or urem inside a loop does
 // not change in that loop, this pass computes a magic multiplier and shift

@@ -5,8 +5,8 @@
 // vectorizer's outer-loop path widens a work-item loop only around inner
 // loops every work-item runs equally often, so such a kernel's work-items
 // run one after another, each striding through memory alone (a page per
-// access for a 256 KiB stride): the local-memory reduction in bench/ ran
-// at 2% of the copy bandwidth.
+// access for a 256 KiB stride): the local-memory reduction in bench/ would
+// run at a small fraction of the copy bandwidth.
 //
 // In a kernel on the barrier-region path (compiler/regions/),
 // this pass puts a sync point at the header of such a loop: each iteration

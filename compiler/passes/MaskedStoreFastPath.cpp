@@ -7,9 +7,9 @@
 // register. With AVX2 it is VMASKMOVPS / VPMASKMOVD, which AMD's Zen 1-3
 // run as microcode, many times the cost of a plain vector store. In the
 // grid-stride loop of bench/'s reduce_local (a region per
-// iteration on this path: compiler/passes/LoopSyncPoints.cpp) the three masked
-// stores per vector of work-items took half of the kernel's time on a Zen 3
-// machine.
+// iteration on this path: compiler/passes/LoopSyncPoints.cpp) the three
+// masked stores per vector of work-items are a large share of the kernel's
+// time on those CPUs.
 //
 // Most of these masks are uniform at run time: every work-item of a vector
 // is still in the loop, or none of a vector passes `lid < o`. So on targets

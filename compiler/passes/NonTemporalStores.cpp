@@ -4,11 +4,8 @@
 // bound by memory bandwidth, and an ordinary store costs more of it than it
 // seems: the cache first reads the line it is about to overwrite (a
 // read-for-ownership), so a copy moves 3 bytes for every 2 it counts, vadd
-// 4 for every 3. A non-temporal store writes the line without reading it.
-// Measured on a 2-core Zen 4 VM with 64 MiB buffers (a host loop of AVX-512
-// loads and stores, two threads): copy with ordinary stores 27.8 GB/s, with
-// non-temporal stores 39.6 GB/s (read + written bytes); clcpu_bench's copy
-// went from 17-21 to 28-34 GB/s, vadd from 17-21 to 27-31.
+// 4 for every 3. A non-temporal store writes the line without reading it:
+// a third less memory traffic for copy, a quarter less for vadd.
 //
 // Non-temporal stores bypass the cache, which is a loss when the output is
 // read again soon (by the next kernel, from the cache). So this pass turns a
@@ -36,16 +33,15 @@
 // the stores non-temporal, one with them as they were, and no branch per
 // store (a loop of at most MaxVersionedLoopSize instructions; LLVM's
 // unswitching would do the same but finds the loops too large at its
-// default threshold). The look-back scan's prefix loop on AVX2 went from
-// 23 instructions per 8 ints (test at each store) to 20 (flag tested in
-// the loop) to 16 (versioned).
+// default threshold). A versioned loop such as the look-back scan's prefix
+// loop tests neither the address at each store nor the flag in the loop.
 //
 // Non-temporal stores are weakly ordered: another thread may see them after
 // a later release. The scheduler issues one sfence per thread at the end of
 // its share of the launch (scheduler/NDRange.cpp, Participant::run), before
 // the launch is reported done. (An sfence before each return of the
-// work-group function drained the write-combining buffers once per 16 KiB
-// of copy output and cost about 8% of copy's bandwidth.) Inside the launch,
+// work-group function would drain the write-combining buffers once per
+// 16 KiB of copy output and stall the stream each time.) Inside the launch,
 // a kernel that publishes to other work-groups (a look-back scan: a flag
 // set with an atomic after a fence) needs the stores visible before the
 // release, so an sfence goes right before each release fence, release
@@ -129,10 +125,10 @@ uint64_t streamingThreshold(uint64_t LastLevelBytes, unsigned SharingCpus) {
   // No CPU has more than 12 MiB of last-level cache per core (AMD's
   // stacked-cache parts). A larger share per CPU is a hypervisor reporting
   // the host's whole cache to a VM's few CPUs, while the host's other cores
-  // use it too: on a 2-CPU VM shown a 300 MiB L3, a 64 MiB host copy ran at
-  // 20 GB/s with ordinary stores and 31-35 GB/s with non-temporal ones, and
-  // reads of more than 64 MiB fell from 29 to 15-20 GB/s. Such a cache
-  // counts as 12 MiB per CPU sharing it.
+  // use it too: the VM's buffers get only a part of it, so a buffer far
+  // smaller than the reported size already streams from memory, where
+  // non-temporal stores are faster than ordinary ones. Such a cache counts
+  // as 12 MiB per CPU sharing it.
   constexpr uint64_t MaxPerCpu = uint64_t(12) << 20;
   if (SharingCpus > 0)
     return std::min(LastLevelBytes, MaxPerCpu * SharingCpus);

@@ -31,13 +31,10 @@
 // lanes adjacent is (M - N - index) / S + 1, computed before the loop and
 // again after each iteration that took the gather; in between, each
 // iteration decrements the count and adds S to lane 0's index, which the
-// loop carries in the address's own type. barrier_stress's neighbour loop
-// went from 12 instructions per vector to 10 (no remainder, no sign test,
-// no index extension per vector); one thread, 300 launches each,
-// alternating builds: 1.26 -> 1.09 ms (minimum). The vector that wraps
-// takes two masked loads instead of the gather (splitWrap), and the loop
-// runs CountDownUnroll vectors per pass: 0.99 -> 0.89 ms, the same
-// measure.
+// loop carries in the address's own type: no remainder, no sign test and
+// no index extension per vector (barrier_stress's neighbour loop). The
+// vector that wraps takes two masked loads instead of the gather
+// (splitWrap), and the loop runs CountDownUnroll vectors per pass.
 
 #include "compiler/passes/RuntimeConsecutiveGathers.h"
 
@@ -499,10 +496,11 @@ void unrollCountDownLoop(BasicBlock *Header, BasicBlock *Preheader) {
 /// power of two >= N: its lanes are two runs, base[r .. M) and base[0 ..),
 /// r = Y0 mod M (CD.Rem; lane 0's address L.Base): two masked loads, from
 /// L.Base and from M elements below it, each touching only the lanes the
-/// gather reads there. A microcoded vpgatherdd on AMD Zen 3 costs about as
-/// much as the 32 vectors of barrier_stress's neighbour loop between two
-/// wraps (perf: 15% of its samples). For srem the dividends must be
-/// non-negative and not overflow (else the gather stays).
+/// gather reads there. A vpgatherdd is microcoded on AMD Zen 3 and costs as
+/// much as many plain vector loads, so one per wrap is a large share of a
+/// loop that wraps every few dozen vectors (barrier_stress's neighbour
+/// loop). For srem the dividends must be non-negative and not overflow
+/// (else the gather stays).
 Value *splitWrap(IntrinsicInst *II, const Lanes &L, const CountDown &CD,
                  unsigned N, uint64_t Size) {
   IRBuilder<> B(II);

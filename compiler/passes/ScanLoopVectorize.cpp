@@ -680,9 +680,9 @@ private:
       return; // the masked tail's carry stays scalar
     // The lanes' total (the scan's last lane) broadcast, then one combine
     // with the incoming splat: the only step that waits for the previous
-    // vector iteration. (Extracting the carry and splatting it again put an
-    // extract, a move to a general register and a broadcast on that path,
-    // about 11 cycles per 16 ints: an in-cache scan_blocks ran 11% slower.)
+    // vector iteration. (Extracting the carry and splatting it again would
+    // put an extract, a move to a general register and a broadcast on that
+    // path, adding their latency to every vector iteration.)
     Value *Total = B.CreateShuffleVector(
         X, SmallVector<int, 16>(VF, int(VF - 1)), "scan.total");
     SplatCarry[RI] = combine(R, Acc, Total);

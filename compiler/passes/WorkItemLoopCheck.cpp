@@ -82,8 +82,8 @@ const char *unsupported(const Instruction &I) {
 /// loop \p X moves one element per iteration of that loop, from a start
 /// that is neither the same for all work-items nor one element further
 /// per work-item: `in[gid * k + j]`, each work-item's own k consecutive
-/// elements (across work-items: gathers of stride k, which on the Zen 4
-/// host made scan_blocks' sum loop 42% of its time in one gather).
+/// elements (across work-items: gathers of stride k, which cost far more
+/// than the vector loads of each work-item's own elements).
 bool walksOwnElements(const Loop &X, ScalarEvolution &SE) {
   for (const Loop *I : X.getLoopsInPreorder()) {
     if (!I->isInnermost())
@@ -162,8 +162,8 @@ PreservedAnalyses WorkItemLoopCheckPass::run(Function &F,
     // store to a work-item-independent address, `*result = count`, to one
     // store after the loop of the last work-item's value): the native
     // path does not carry live-outs out of the widened loop, so the store
-    // got the value from before the loop (Boost.Compute's count_if
-    // returned 0). Such a loop stays scalar.
+    // would get the value from before the loop (Boost.Compute's count_if
+    // would return 0). Such a loop stays scalar.
     if (!Why && hasLiveOut(*L))
       Why = "a value computed in the loop is used after it";
     // Each work-item walking its own consecutive elements is faster

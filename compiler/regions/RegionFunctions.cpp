@@ -242,8 +242,8 @@ void dropRedundantSaves(RegionPlan &P) {
   // changing): no store. Only the value's own stores, each at a sync point
   // (the end of a region), write that slot, so none comes between the
   // region's reload and its next sync point. Without this, a region with an
-  // atomic (which LLVM does not move stores across) kept one store per value
-  // and work-item.
+  // atomic (which LLVM does not move stores across) would keep one store per
+  // value and work-item.
   for (auto [VI, St] : P.Saves) {
     SmallPtrSet<const Value *, 8> Reloads, Seen;
     for (auto [SI, L] : P.Restored[VI])

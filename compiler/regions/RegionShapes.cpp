@@ -10,8 +10,8 @@
 // at one. A region can when its exit is uniform and it has no atomic, fence
 // or call: a locked instruction waits for every store before it to reach
 // the cache, which per sub-group means after each sub-group's few vector
-// stores (the ballot compaction of bench/ on one thread: 14-20 -> 21-22
-// ms), and such a region does not vectorize anyway.
+// stores (it slows the ballot compaction of bench/ down), and such a region
+// does not vectorize anyway.
 
 #include "compiler/regions/RegionShapes.h"
 #include "compiler/WorkGroupContext.h"

@@ -185,9 +185,9 @@ TEST_CASE("5.11: an in-order queue runs its commands one after another",
 TEST_CASE("5.11: a thread waiting for the last of a chain of commands is "
           "woken once, not per command",
           "[queue]") {
-  // A host thread in clFinish used to be woken by every finishing command
-  // and spun beside the workers (a 400-launch chain ran at half speed on
-  // two cores). Only the events a thread waits for wake it now.
+  // A host thread in clFinish woken by every finishing command would spin
+  // beside the workers, on the cores the launches need. Only the events a
+  // thread waits for wake it.
   QueueFixture F;
   auto *U = new Event(F.Ctx);
   cl_event UH = U->handle();

@@ -203,7 +203,7 @@ TEST_CASE("5.10, #6 (a VM shown its host's 300 MiB L3): the streaming "
   CHECK(countCpuList("") == 0);
   CHECK(countCpuList("x") == 0);
   CHECK(countCpuList("3-1") == 0);
-  // The VM here: 300 MiB shared by CPUs 0-1.
+  // A VM shown its host's 300 MiB, shared by CPUs 0-1.
   CHECK(streamingThreshold(300 * MiB, 2) == 24 * MiB);
   // A desktop part and a server CCX keep their whole cache.
   CHECK(streamingThreshold(32 * MiB, 16) == 32 * MiB);
