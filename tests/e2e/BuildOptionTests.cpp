@@ -1,6 +1,6 @@
 // Build options whose effect shows in results (OpenCL 3.0 API 5.8.6), run
 // through the loader. The code-shape effects of the math options are
-// checked on the IR in tests/unit/CompilerTests.cpp.
+// checked on the IR in tests/lit/kernels/math_options_ir.cl.
 
 #include "SchedulerCommon.h"
 

@@ -1,7 +1,19 @@
-# IR tests of the kernel compiler's passes: each .ll file runs clcpu-opt on
-# itself (its RUN lines, with an explicit target) and checks the output with
-# FileCheck. tests/CMakeLists.txt generates lit.site.cfg.py, which sets the
-# tool paths and loads this file.
+# IR tests of the kernel compiler: each file runs clcpu-opt on itself (its
+# RUN lines, with an explicit target) and checks the output with FileCheck.
+# passes/*.ll run one pass each, pipeline/ the optimizer and the kernels'
+# paths, kernels/*.cl the whole pipeline (-passes=clcpu-kernels) on OpenCL C
+# kernels, checking the final IR of their work-group functions. The passes
+# read the vector ISA from the functions' "target-features" (its "+feature"
+# entries, not what -mcpu implies), so a .cl test names the features it
+# depends on with -mattr too: -mcpu=znver4 -mattr=+avx512f,+avx2,+fma, or
+# -mcpu=x86-64-v3 -mattr=+avx2,+fma,+fast-gather (the driver adds
+# +fast-gather on AVX2 hosts). The sub-group size is the host's
+# (compiler::hostSubGroupSize) whatever the target: tests match it with a
+# regex or a FileCheck variable, and one whose IR depends on the target's
+# vectors being one sub-group wide picks its target with
+# `%if host-avx512 %{ ... %} %else %{ ... %}` (features set below).
+# tests/CMakeLists.txt generates lit.site.cfg.py, which sets the tool paths
+# and loads this file.
 import os
 
 import lit.formats
@@ -47,3 +59,23 @@ _offsets = context_offsets(os.path.join(
 config.substitutions.append(("%ctx-vars", " ".join(
     ["-D#CTX_%s=%d" % kv for kv in _offsets.items()] +
     ["-D#CTXW_%s=%d" % (k, v // 8) for k, v in _offsets.items()])))
+
+
+# The host's vector ISA, as compiler::hostSubGroupSize sees it: 16 lanes with
+# AVX-512F, 8 with AVX, else 4.
+def _host_cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+_flags = _host_cpu_flags()
+if "avx512f" in _flags:
+    config.available_features.add("host-avx512")
+if "avx" in _flags:
+    config.available_features.add("host-avx")
