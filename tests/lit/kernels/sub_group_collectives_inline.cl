@@ -4,16 +4,16 @@
 // the shuffle's sub-groups (and the shuffle's indices) are vector loads and
 // stores of <S x i64> slots, a shuffle a gather within the vector. A partial
 // sub-group (and diverged work-items) stays with the runtime:
-// WorkGroupContext::GroupCollective (word 33, byte 264 of the context) is
+// WorkGroupContext::GroupCollective (CTX_GroupCollective, %ctx-vars) is
 // still called. S is the host's sub-group size (compiler::hostSubGroupSize),
 // whatever -mcpu says.
 //
 // RUN: %clcpu-opt -passes=clcpu-kernels -mtriple=x86_64-unknown-linux-gnu \
 // RUN:   -mcpu=znver4 -mattr=+avx512f,+avx2,+fma -cl-options=-cl-std=CL3.0 \
-// RUN:   %s | FileCheck %s
+// RUN:   %s | FileCheck %s %ctx-vars
 
 // CHECK-LABEL: define internal fastcc void @sg.collective(
-// CHECK:       getelementptr inbounds i8, ptr %0, i64 264{{$}}
+// CHECK:       getelementptr inbounds i8, ptr %0, i64 [[#CTX_GroupCollective]]{{$}}
 // CHECK:       load <[[S:[0-9]+]] x i64>
 // CHECK-DAG:   load <[[S]] x i64>
 // CHECK-DAG:   load <[[S]] x i64>
