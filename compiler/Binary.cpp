@@ -16,14 +16,13 @@ const char Magic[8] = {'C', 'L', 'C', 'P', 'U', 'B', 'I', 'N'};
 class Writer {
 public:
   std::string Out;
-  void u32(uint32_t V) {
-    for (int I = 0; I < 4; ++I)
+  /// \p V little-endian, whatever the host's byte order.
+  template <typename T> void little(T V) {
+    for (unsigned I = 0; I < sizeof(T); ++I)
       Out += static_cast<char>((V >> (8 * I)) & 0xff);
   }
-  void u64(uint64_t V) {
-    for (int I = 0; I < 8; ++I)
-      Out += static_cast<char>((V >> (8 * I)) & 0xff);
-  }
+  void u32(uint32_t V) { little(V); }
+  void u64(uint64_t V) { little(V); }
   void str(const std::string &S) {
     u32(static_cast<uint32_t>(S.size()));
     Out += S;
@@ -35,24 +34,18 @@ class Reader {
 public:
   Reader(const unsigned char *D, size_t N) : D(D), N(N) {}
   bool Ok = true;
-  bool u32(uint32_t &V) {
-    if (!need(4))
+  /// A little-endian \p V (Writer::little).
+  template <typename T> bool little(T &V) {
+    if (!need(sizeof(T)))
       return false;
     V = 0;
-    for (int I = 0; I < 4; ++I)
-      V |= uint32_t(D[Pos + I]) << (8 * I);
-    Pos += 4;
+    for (unsigned I = 0; I < sizeof(T); ++I)
+      V |= T(D[Pos + I]) << (8 * I);
+    Pos += sizeof(T);
     return true;
   }
-  bool u64(uint64_t &V) {
-    if (!need(8))
-      return false;
-    V = 0;
-    for (int I = 0; I < 8; ++I)
-      V |= uint64_t(D[Pos + I]) << (8 * I);
-    Pos += 8;
-    return true;
-  }
+  bool u32(uint32_t &V) { return little(V); }
+  bool u64(uint64_t &V) { return little(V); }
   bool str(std::string &S) {
     uint32_t L = 0;
     if (!u32(L) || !need(L))

@@ -3,6 +3,9 @@
 #include "compiler/KernelBody.h"
 
 #include <llvm/IR/Function.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include <string>
 
@@ -41,6 +44,22 @@ bool localIdParams(const Function &F, Value *Lid[3]) {
   for (unsigned D = 0; D < 3; ++D)
     Lid[D] = Found[D];
   return true;
+}
+
+Function *cloneWithParams(Function &F, ArrayRef<Type *> Extra, Type *Ret,
+                          const Twine &Name,
+                          SmallVectorImpl<ReturnInst *> &Returns) {
+  SmallVector<Type *, 16> Params(F.getFunctionType()->params());
+  Params.append(Extra.begin(), Extra.end());
+  Function *Copy =
+      Function::Create(FunctionType::get(Ret, Params, false),
+                       GlobalValue::InternalLinkage, Name, F.getParent());
+  ValueToValueMapTy VMap;
+  for (unsigned I = 0; I < F.arg_size(); ++I)
+    VMap[F.getArg(I)] = Copy->getArg(I);
+  CloneFunctionInto(Copy, &F, VMap, CloneFunctionChangeType::LocalChangesOnly,
+                    Returns);
+  return Copy;
 }
 
 } // namespace clcpu::compiler

@@ -10,9 +10,15 @@
 #ifndef CLCPU_COMPILER_KERNELBODY_H
 #define CLCPU_COMPILER_KERNELBODY_H
 
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/SmallVector.h>
+
 namespace llvm {
 class Argument;
 class Function;
+class ReturnInst;
+class Twine;
+class Type;
 class Value;
 } // namespace llvm
 
@@ -34,6 +40,15 @@ llvm::Argument *contextParam(const llvm::Function &F);
 /// \p F's local id parameters, x, y and z, in \p Lid; false (and \p Lid
 /// unchanged) if \p F is not a kernel body.
 bool localIdParams(const llvm::Function &F, llvm::Value *Lid[3]);
+
+/// An internal copy of \p F named \p Name, returning \p Ret, with \p Extra
+/// parameters after F's own (which keep their attributes): how a kernel
+/// becomes its body and a body its barrier regions' function. \p Returns:
+/// the copy's returns, for a caller that changes the return type.
+llvm::Function *
+cloneWithParams(llvm::Function &F, llvm::ArrayRef<llvm::Type *> Extra,
+                llvm::Type *Ret, const llvm::Twine &Name,
+                llvm::SmallVectorImpl<llvm::ReturnInst *> &Returns);
 
 } // namespace clcpu::compiler
 

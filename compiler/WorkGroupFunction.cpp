@@ -354,19 +354,11 @@ layOutLocalVariables(Module &M, Function &F, ArrayRef<Function *> KernelFns,
 Function *cloneBody(Module &M, Function &F, const KernelInfo &K,
                     ArrayRef<std::pair<GlobalVariable *, uint64_t>> Locals) {
   LLVMContext &C = M.getContext();
-  SmallVector<Type *, 16> Params(F.getFunctionType()->params());
-  Params.push_back(PointerType::getUnqual(C));
-  for (int I = 0; I < 3; ++I)
-    Params.push_back(Type::getInt64Ty(C));
-  Function *Body =
-      Function::Create(FunctionType::get(Type::getVoidTy(C), Params, false),
-                       GlobalValue::InternalLinkage, K.Name + ".body", M);
-  ValueToValueMapTy VMap;
-  for (unsigned I = 0; I < F.arg_size(); ++I)
-    VMap[F.getArg(I)] = Body->getArg(I);
+  Type *I64 = Type::getInt64Ty(C);
   SmallVector<ReturnInst *, 4> Returns;
-  CloneFunctionInto(Body, &F, VMap, CloneFunctionChangeType::LocalChangesOnly,
-                    Returns);
+  Function *Body =
+      cloneWithParams(F, {PointerType::getUnqual(C), I64, I64, I64},
+                      Type::getVoidTy(C), K.Name + ".body", Returns);
   Body->setCallingConv(CallingConv::C);
   Body->clearMetadata();
   Body->removeFnAttr(Attribute::NoInline);

@@ -18,6 +18,7 @@
 // iteration) instead of its own.
 
 #include "compiler/regions/RegionFunctions.h"
+#include "compiler/KernelBody.h"
 #include "compiler/WorkGroupContext.h"
 #include "compiler/regions/Liveness.h"
 #include "compiler/regions/ScratchLayout.h"
@@ -148,19 +149,9 @@ BasicBlock *resumeAfter(RegionPlan &P, SlotAliases &Aliases, unsigned SI) {
 void makeRegionsFunction(RegionPlan &P) {
   LLVMContext &C = P.M.getContext();
   Type *I32 = Type::getInt32Ty(C);
-  Function &Body = P.Body;
-  SmallVector<Type *, 16> Params(Body.getFunctionType()->params());
-  Params.push_back(I32);
-  Params.push_back(Type::getInt1Ty(C));
-  Function *R = Function::Create(FunctionType::get(I32, Params, false),
-                                 GlobalValue::InternalLinkage,
-                                 P.K.Name + ".regions", P.M);
-  ValueToValueMapTy VMap;
-  for (unsigned I = 0; I < Body.arg_size(); ++I)
-    VMap[Body.getArg(I)] = R->getArg(I);
   SmallVector<ReturnInst *, 4> Returns;
-  CloneFunctionInto(R, &Body, VMap, CloneFunctionChangeType::LocalChangesOnly,
-                    Returns);
+  Function *R = cloneWithParams(P.Body, {I32, Type::getInt1Ty(C)}, I32,
+                                P.K.Name + ".regions", Returns);
   for (ReturnInst *Ret : Returns) {
     P.Exits.push_back(ReturnInst::Create(C, ConstantInt::get(I32, 0), Ret));
     Ret->eraseFromParent();
