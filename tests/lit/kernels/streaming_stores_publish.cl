@@ -8,7 +8,7 @@
 //   sfence.
 // - OpenCL C 2.0: a release store with no fence before it: the sfence is on
 //   the line right before it. Large is per launch: the StreamArgs field of
-//   the context (CTX_StreamArgs, %ctx-vars) decides too.
+//   the context (word CTXW_StreamArgs, %ctx-vars) decides too.
 //
 // RUN: %clcpu-opt -passes=clcpu-kernels -mtriple=x86_64-unknown-linux-gnu \
 // RUN:   -mcpu=znver4 -mattr=+avx512f,+avx2,+fma %s \
@@ -40,7 +40,7 @@ void publish(global const int *restrict in, global int *restrict out,
 }
 #else
 // CL20-LABEL: define void @wg_publish_release(
-// CL20:       getelementptr inbounds i8, ptr %1, i64 [[#CTX_StreamArgs]]{{$}}
+// CL20:       getelementptr inbounds i64, ptr %1, i64 [[#CTXW_StreamArgs]]{{$}}
 // CL20-NOT:   store atomic
 // CL20:       store <16 x i32> {{.*}}, !nontemporal
 // CL20-NOT:   store atomic

@@ -4,16 +4,17 @@
 // - scale: no barrier, no collective and no loop: one loop over the
 //   group's work-items ("work-item loop").
 // - neighbour: a barrier: the body is cut into barrier regions
-//   (compiler/BarrierRegions.cpp), each run for all work-items before the
+//   (compiler/regions/), each run for all work-items before the
 //   next; lid is recomputed in the second region, so no value crosses the
 //   barrier.
 // - handoff: work-items other than 0 spin on an atomic until work-item 0
 //   sets it: a loop waiting for another work-item needs independent
-//   forward progress, one fiber per work-item (compiler/Barriers.cpp).
+//   forward progress (compiler/passes/ProgressYields.cpp), one fiber per
+//   work-item (compiler/Barriers.cpp).
 //
-// The front end compiles for the host (its "target-cpu"/"target-features"
-// attributes stay on the functions whatever -mcpu says), but none of these
-// paths depends on the host's vector width or sub-group size.
+// clcpu-opt replaces the front end's "target-cpu" and "target-features"
+// with -mcpu and -mattr; the sub-group size stays the host's
+// (compiler::hostSubGroupSize), but none of these paths depends on it.
 // RUN: %clcpu-opt -mtriple=x86_64-unknown-linux-gnu -mcpu=x86-64-v3 \
 // RUN:   -passes=clcpu-kernels %s -disable-output 2>&1 | FileCheck %s
 
