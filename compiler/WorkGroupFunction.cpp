@@ -438,13 +438,15 @@ bool formWorkGroupFunction(Module &M, Function &F,
   if (Sync && Why.empty() && emitBarrierRegions(M, F, *Body, K, Why)) {
     // K.Path set by the regions
   } else if (Sync || !Why.empty()) {
+    // The regions may have tried and changed the body (SROA).
+    FAM.invalidate(*Body, PreservedAnalyses::none());
     Run(LowerWorkGroupSyncPass());
     K.PerWorkItem = true;
     K.RegionScratch = 0;
     K.Path = "fibers: " + Why;
     emitWorkItemFunction(M, F, *Body, K.Name);
   } else if (hasLoop(*Body) && emitBarrierRegions(M, F, *Body, K, Why)) {
-    // No barrier but a grid-stride loop (LoopSyncPoints.cpp): one region
+    // No barrier but a grid-stride loop (passes/LoopSyncPoints.cpp): one region
     // per iteration, vectorized across work-items, beats each work-item
     // striding through memory alone.
   } else {
