@@ -19,9 +19,11 @@
 // (CollNonUniform): they run over the work-items that reach the call
 // together (scheduler/Fiber.cpp).
 
+#include "compiler/Barriers.h"
+
 #include "compiler/ContextFields.h"
-#include "compiler/Internal.h"
 #include "compiler/KernelBody.h"
+#include "compiler/SiteReach.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/PostOrderIterator.h>

@@ -1,6 +1,8 @@
 //===- compiler/Frontend.cpp - OpenCL C to LLVM IR with in-process Clang --===//
 
-#include "compiler/Internal.h"
+#include "compiler/Frontend.h"
+
+#include "compiler/Compiler.h"
 
 #include "compiler/Binary.h"
 

@@ -21,8 +21,10 @@
 // runtime order the butterfly would change; logical operations on them),
 // stay with the runtime.
 
+#include "compiler/InlineCollectives.h"
+
+#include "compiler/Barriers.h"
 #include "compiler/Binary.h"
-#include "compiler/Internal.h"
 #include "compiler/WorkGroupContext.h"
 
 #include <llvm/ADT/SmallVector.h>

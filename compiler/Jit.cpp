@@ -2,7 +2,8 @@
 
 #include "compiler/Binary.h"
 #include "compiler/Cache.h"
-#include "compiler/Internal.h"
+#include "compiler/Frontend.h"
+#include "compiler/LinkBuiltins.h"
 #include "compiler/Pipeline.h"
 #include "compiler/Printf.h"
 

@@ -9,7 +9,9 @@
 // "vector-function-abi-variant"s, so LoopVectorize widens a loop calling
 // sin() into calls of, e.g., Sleef_sinf16_u10avx512f.
 
-#include "compiler/Internal.h"
+#include "compiler/LinkBuiltins.h"
+
+#include "compiler/Compiler.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringSet.h>

@@ -19,7 +19,7 @@
 
 #include "compiler/Pipeline.h"
 
-#include "compiler/Internal.h"
+#include "compiler/LinkBuiltins.h"
 #include "compiler/WorkGroupFunction.h"
 #include "compiler/passes/BlockedStores.h"
 #include "compiler/passes/ConsecutiveGathers.h"

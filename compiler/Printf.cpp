@@ -76,9 +76,7 @@ void appendf(std::string &Out, const char *Spec, ...) {
   Out.append(Big.data(), N);
 }
 
-bool isFloatConv(char C) {
-  return std::strchr("fFeEgGaA", C) != nullptr;
-}
+bool isFloatConv(char C) { return std::strchr("fFeEgGaA", C) != nullptr; }
 
 /// Formats one element of a vector, \p Elem of \p Size bytes.
 void appendElement(std::string &Out, const std::string &Spec, char Conv,

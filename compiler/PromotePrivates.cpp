@@ -4,7 +4,9 @@
 // before the uniformity analysis (compiler/analyses/WorkItemUniformity.h),
 // which takes every load from a private variable as divergent.
 
-#include "compiler/Internal.h"
+#include "compiler/PromotePrivates.h"
+
+#include "compiler/Compiler.h"
 
 #include <llvm/IR/Function.h>
 #include <llvm/Passes/PassBuilder.h>

@@ -1,12 +1,14 @@
 //===- compiler/SiteReach.cpp - which sync points reach which -------------===//
 //
-// siteReach (declared in compiler/Internal.h): for the sync points of a
+// siteReach (declared in compiler/SiteReach.h): for the sync points of a
 // kernel with non-uniform sub-group functions, which can reach which in the
 // same round of the loops around the target. Both barrier paths release
 // waiting calls in that order (compiler/regions/,
 // compiler/Barriers.cpp).
 
-#include "compiler/Internal.h"
+#include "compiler/SiteReach.h"
+
+#include "compiler/Compiler.h"
 
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/Analysis/LoopInfo.h>

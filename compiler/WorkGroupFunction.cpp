@@ -12,9 +12,9 @@
 
 #include "compiler/WorkGroupFunction.h"
 
+#include "compiler/Barriers.h"
 #include "compiler/Binary.h"
 #include "compiler/ContextFields.h"
-#include "compiler/Internal.h"
 #include "compiler/KernelBody.h"
 #include "compiler/WorkItemLoops.h"
 #include "compiler/passes/LowerWorkGroupSync.h"
@@ -23,6 +23,7 @@
 #include "compiler/passes/Reconvergence.h"
 #include "compiler/passes/VectorCollectives.h"
 #include "compiler/passes/WorkItemCalls.h"
+#include "compiler/regions/BarrierRegions.h"
 
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/CFG.h>

@@ -6,6 +6,8 @@
 #define CLCPU_COMPILER_WORK_GROUP_FUNCTION_H
 
 #include "compiler/Compiler.h"
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/IR/IRBuilder.h>
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>
@@ -44,6 +46,33 @@ bool formWorkGroupFunction(llvm::Module &M, llvm::Function &Kernel,
                            llvm::ArrayRef<llvm::Function *> KernelFns,
                            const Options &Opts, KernelInfo &K,
                            std::string &Log);
+
+/// Creates `wg_<Name>` for \p Kernel (its target and
+/// floating-point attributes), loads the kernel's arguments into
+/// \p CallArgs followed by the WorkGroupContext pointer, and leaves \p B at
+/// the end of the entry block.
+llvm::Function *
+beginWorkGroupFunction(llvm::Module &M, llvm::Function &Kernel,
+                       const std::string &Name, llvm::IRBuilder<> &B,
+                       llvm::SmallVectorImpl<llvm::Value *> &CallArgs);
+
+/// The group's local sizes from \p Ctx (constant 1
+/// where \p K's reqd_work_group_size says 1).
+void loadLocalSize(llvm::IRBuilder<> &B, llvm::Value *Ctx, llvm::Value *Size[3],
+                   const KernelInfo &K);
+
+/// Loops z, y, x over the local ids [0, Size[d])
+/// at \p B (x innermost), with \p EmitBody's code in the x-loop; returns the
+/// x-loop's latch and leaves \p B after the loops.
+llvm::BranchInst *
+emitLocalIdLoops(llvm::IRBuilder<> &B, llvm::Value *const Size[3],
+                 llvm::function_ref<void(llvm::IRBuilder<> &, llvm::Value *,
+                                         llvm::Value *, llvm::Value *)>
+                     EmitBody);
+
+/// Work-items per vector register of 32-bit lanes on
+/// \p Kernel's target.
+unsigned workItemLanes(const llvm::Function &Kernel);
 
 } // namespace clcpu::compiler
 

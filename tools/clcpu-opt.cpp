@@ -21,7 +21,8 @@
 // `-cl-options=-cl-opt-disable` and run `default<O3>` with -print-before on
 // the result.
 
-#include "compiler/Internal.h"
+#include "compiler/Frontend.h"
+#include "compiler/LinkBuiltins.h"
 #include "compiler/Pipeline.h"
 
 #include <llvm/ADT/StringExtras.h>

@@ -4,7 +4,7 @@
 // WorkItemUniformity.h says who uses it).
 
 #include "compiler/analyses/WorkItemUniformity.h"
-#include "compiler/Internal.h"
+#include "compiler/Barriers.h"
 #include "compiler/KernelBody.h"
 #include "compiler/WorkGroupContext.h"
 

@@ -33,7 +33,7 @@
 
 #include "compiler/passes/LoopSyncPoints.h"
 
-#include "compiler/Internal.h"
+#include "compiler/Barriers.h"
 #include "compiler/analyses/WorkItemUniformity.h"
 
 #include <llvm/Analysis/LoopInfo.h>

@@ -10,7 +10,7 @@
 
 #include "compiler/passes/LowerWorkGroupSync.h"
 
-#include "compiler/Internal.h"
+#include "compiler/Barriers.h"
 #include "compiler/KernelBody.h"
 
 #include <llvm/IR/Function.h>

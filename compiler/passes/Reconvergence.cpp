@@ -21,8 +21,8 @@
 // So this pass puts a reconvergence point (a call that synchronizes the
 // sub-group and computes nothing: CollReconverge) at the immediate
 // post-dominator of every branch whose condition is not uniform
-// (compiler/analyses/WorkItemUniformity.cpp) and from which such a call can be reached
-// before that post-dominator. A work-item that finished one side waits
+// (compiler/analyses/WorkItemUniformity.cpp) and from which such a call can be
+// reached before that post-dominator. A work-item that finished one side waits
 // there, the other side's call runs with its own work-items, and the
 // sub-group goes on together. The same holds for a loop whose trip count
 // differs between work-items: those that left it wait at its exit for the
@@ -31,8 +31,9 @@
 
 #include "compiler/passes/Reconvergence.h"
 
-#include "compiler/Internal.h"
+#include "compiler/Barriers.h"
 #include "compiler/KernelBody.h"
+#include "compiler/PromotePrivates.h"
 #include "compiler/WorkGroupContext.h"
 #include "compiler/analyses/WorkItemUniformity.h"
 

@@ -21,7 +21,7 @@
 
 #include "compiler/passes/SubGroupStepInline.h"
 
-#include "compiler/Internal.h"
+#include "compiler/Compiler.h"
 
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>

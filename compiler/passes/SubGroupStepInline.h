@@ -19,6 +19,11 @@ struct SubGroupStepInlinePass : llvm::PassInfoMixin<SubGroupStepInlinePass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
 };
 
+/// The attribute of a sub-group stretch's collective step, kept out of the
+/// scalarizer's way until the vectorizer ran: passes/SubGroupStepInline.cpp
+/// inlines the functions that have it at the end of the optimizer.
+inline constexpr const char *LateInlineAttr = "clcpu-late-inline";
+
 } // namespace clcpu::compiler
 
 #endif

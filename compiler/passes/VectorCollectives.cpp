@@ -12,7 +12,7 @@
 
 #include "compiler/passes/VectorCollectives.h"
 
-#include "compiler/Internal.h"
+#include "compiler/Barriers.h"
 
 #include <llvm/ADT/StringRef.h>
 #include <llvm/IR/DataLayout.h>

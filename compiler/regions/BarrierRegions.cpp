@@ -30,7 +30,9 @@
 // operand, a dynamically sized private allocation, private state above
 // MaxRegionScratch per work-item) stay on fibers (compiler/Barriers.cpp).
 
-#include "compiler/Internal.h"
+#include "compiler/regions/BarrierRegions.h"
+
+#include "compiler/PromotePrivates.h"
 #include "compiler/regions/CollectiveSteps.h"
 #include "compiler/regions/Liveness.h"
 #include "compiler/regions/RegionDriver.h"

@@ -7,7 +7,14 @@
 #ifndef CLCPU_COMPILER_REGIONS_REGIONDRIVER_H
 #define CLCPU_COMPILER_REGIONS_REGIONDRIVER_H
 
-#include "compiler/Internal.h"
+#include "compiler/Barriers.h"
+#include "compiler/InlineCollectives.h"
+#include "compiler/PromotePrivates.h"
+#include "compiler/SiteReach.h"
+#include "compiler/WorkGroupFunction.h"
+#include "compiler/passes/LoopSyncPoints.h"
+#include "compiler/passes/SubGroupStepInline.h"
+#include "compiler/regions/BarrierRegions.h"
 
 #include <llvm/ADT/ArrayRef.h>
 

@@ -12,9 +12,16 @@
 #ifndef CLCPU_COMPILER_REGIONS_REGIONPLAN_H
 #define CLCPU_COMPILER_REGIONS_REGIONPLAN_H
 
+#include "compiler/Barriers.h"
 #include "compiler/ContextFields.h"
-#include "compiler/Internal.h"
+#include "compiler/InlineCollectives.h"
+#include "compiler/PromotePrivates.h"
+#include "compiler/SiteReach.h"
+#include "compiler/WorkGroupFunction.h"
 #include "compiler/analyses/WorkItemUniformity.h"
+#include "compiler/passes/LoopSyncPoints.h"
+#include "compiler/passes/SubGroupStepInline.h"
+#include "compiler/regions/BarrierRegions.h"
 #include "compiler/regions/RegionDriver.h"
 
 #include <llvm/ADT/DenseMap.h>
