@@ -6,9 +6,10 @@
 #ifndef CLCPU_COMPILER_BARRIERS_H
 #define CLCPU_COMPILER_BARRIERS_H
 
-#include <cstdint>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/IR/IRBuilder.h>
+
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>

@@ -1,5 +1,4 @@
-//===- compiler/InlineCollectives.h - sub-group collectives inline *- C++
-//-*-===//
+//===- compiler/InlineCollectives.h - inline sub-group steps ----*- C++ -*-===//
 //
 // The interface of compiler/InlineCollectives.cpp: sub-group collectives the
 // barrier regions compute in the kernel's own code.
@@ -7,8 +6,9 @@
 #ifndef CLCPU_COMPILER_INLINECOLLECTIVES_H
 #define CLCPU_COMPILER_INLINECOLLECTIVES_H
 
-#include <cstdint>
 #include <llvm/IR/IRBuilder.h>
+
+#include <cstdint>
 
 namespace llvm {
 class Value;

@@ -5,9 +5,10 @@
 #ifndef CLCPU_COMPILER_SITEREACH_H
 #define CLCPU_COMPILER_SITEREACH_H
 
-#include <cstdint>
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/SmallVector.h>
+
+#include <cstdint>
 
 namespace llvm {
 class BasicBlock;
