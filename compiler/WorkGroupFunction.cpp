@@ -17,6 +17,7 @@
 #include "compiler/ContextFields.h"
 #include "compiler/KernelBody.h"
 #include "compiler/WorkItemLoops.h"
+#include "compiler/analyses/SyncCalls.h"
 #include "compiler/passes/LowerWorkGroupSync.h"
 #include "compiler/passes/PassRegistry.h"
 #include "compiler/passes/ProgressYields.h"
@@ -425,10 +426,7 @@ bool formWorkGroupFunction(Module &M, Function &F,
   // branch to a non-uniform sub-group function: both paths below release
   // those calls by it.
   Run(ReconvergencePass());
-  bool Sync = false;
-  for (Instruction &I : instructions(*Body))
-    if (auto *CI = dyn_cast<CallInst>(&I))
-      Sync |= classifySyncCall(*CI).has_value();
+  bool Sync = !FAM.getResult<SyncCallsAnalysis>(*Body).empty();
   std::string Why;
   // A loop that waits for another work-item gets a yield, and fibers.
   if (!Opts.NoSubgroupIfp && Run(ProgressYieldsPass()))

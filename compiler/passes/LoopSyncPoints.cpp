@@ -34,6 +34,7 @@
 #include "compiler/passes/LoopSyncPoints.h"
 
 #include "compiler/Barriers.h"
+#include "compiler/analyses/SyncCalls.h"
 #include "compiler/analyses/WorkItemUniformity.h"
 
 #include <llvm/Analysis/LoopInfo.h>
@@ -166,7 +167,8 @@ bool isLoopSyncPoint(const CallInst &CI) {
   return CI.getMetadata(LoopSyncMD) != nullptr;
 }
 
-unsigned insertLoopSyncPoints(Function &R, const WorkItemUniformity &Uniform) {
+unsigned insertLoopSyncPoints(Function &R, const WorkItemUniformity &Uniform,
+                              const SyncCalls &Syncs) {
   DominatorTree DT(R);
   LoopInfo LI(DT);
   SmallVector<Loop *, 4> Taken;
@@ -175,7 +177,7 @@ unsigned insertLoopSyncPoints(Function &R, const WorkItemUniformity &Uniform) {
     for (const BasicBlock *BB : L->blocks())
       for (const Instruction &I : *BB)
         if (const auto *CI = dyn_cast<CallInst>(&I))
-          HasSync |= classifySyncCall(*CI).has_value();
+          HasSync |= Syncs.lookup(CI) != nullptr;
     if (!HasSync && L->getLoopLatch() && plainBody(*L) &&
         stridedDivergentExit(*L, Uniform))
       Taken.push_back(L);
@@ -199,7 +201,8 @@ PreservedAnalyses LoopSyncPointsPass::run(Function &F,
                                           FunctionAnalysisManager &AM) {
   const WorkItemUniformity &Uniform =
       AM.getResult<WorkItemUniformityAnalysis>(F);
-  if (Uniform.localIds().empty() || !insertLoopSyncPoints(F, Uniform))
+  if (Uniform.localIds().empty() ||
+      !insertLoopSyncPoints(F, Uniform, AM.getResult<SyncCallsAnalysis>(F)))
     return PreservedAnalyses::all(); // not a body, or no such loop
   PreservedAnalyses PA;
   PA.preserveSet<CFGAnalyses>();

@@ -12,6 +12,7 @@
 
 namespace clcpu::compiler {
 
+class SyncCalls;
 class WorkItemUniformity;
 
 /// A sync point at the header of each grid-stride loop of a kernel body
@@ -26,10 +27,12 @@ struct LoopSyncPointsPass : llvm::PassInfoMixin<LoopSyncPointsPass> {
 /// (a fence-less barrier call marked clcpu.loop_sync) at the header of each
 /// loop whose trip count differs between work-items only through the start
 /// of a strided induction (grid-stride loops), so each iteration runs as a
-/// vectorized region. \p Uniform: R's uniform values. Returns how many were
+/// vectorized region. \p Uniform, \p Syncs: R's uniform values and sync
+/// calls. Returns how many were
 /// inserted.
 unsigned insertLoopSyncPoints(llvm::Function &R,
-                              const WorkItemUniformity &Uniform);
+                              const WorkItemUniformity &Uniform,
+                              const SyncCalls &Syncs);
 /// Whether \p CI is a sync point insertLoopSyncPoints made.
 bool isLoopSyncPoint(const llvm::CallInst &CI);
 

@@ -6,6 +6,7 @@
 
 #include "compiler/passes/PassRegistry.h"
 
+#include "compiler/analyses/SyncCalls.h"
 #include "compiler/analyses/WorkItemUniformity.h"
 #include "compiler/passes/BlockedStores.h"
 #include "compiler/passes/ConsecutiveGathers.h"

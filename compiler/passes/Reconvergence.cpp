@@ -35,6 +35,7 @@
 #include "compiler/KernelBody.h"
 #include "compiler/PromotePrivates.h"
 #include "compiler/WorkGroupContext.h"
+#include "compiler/analyses/SyncCalls.h"
 #include "compiler/analyses/WorkItemUniformity.h"
 
 #include <llvm/ADT/DenseSet.h>
@@ -59,15 +60,10 @@ namespace clcpu::compiler {
 namespace {
 
 bool insertReconvergencePoints(Function &Body, FunctionAnalysisManager &AM) {
-  auto PerCallSite = [](const Instruction &I) {
-    const auto *CI = dyn_cast<CallInst>(&I);
-    std::optional<SyncCall> S = CI ? classifySyncCall(*CI) : std::nullopt;
-    return S && S->PerCallSite;
-  };
   DenseSet<const BasicBlock *> Calls;
-  for (Instruction &I : instructions(Body))
-    if (PerCallSite(I))
-      Calls.insert(I.getParent());
+  for (const auto &[CI, S] : AM.getResult<SyncCallsAnalysis>(Body).calls())
+    if (S.PerCallSite)
+      Calls.insert(CI->getParent());
   if (Calls.empty())
     return false;
 

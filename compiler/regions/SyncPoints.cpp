@@ -12,6 +12,7 @@
 
 #include "compiler/regions/SyncPoints.h"
 #include "compiler/WorkGroupContext.h"
+#include "compiler/analyses/SyncCalls.h"
 
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Function.h>
@@ -80,7 +81,8 @@ bool collectivesAreScalar(Function &Body, std::string &Why) {
 }
 
 void addLoopSyncPoints(RegionPlan &P) {
-  P.LoopSyncs = insertLoopSyncPoints(*P.R, WorkItemUniformity(*P.R));
+  P.LoopSyncs =
+      insertLoopSyncPoints(*P.R, WorkItemUniformity(*P.R), SyncCalls(*P.R));
 }
 
 bool findSyncPoints(RegionPlan &P, std::string &Why) {
