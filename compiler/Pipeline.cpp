@@ -151,21 +151,14 @@ void addOptimizerLastPasses(ModulePassManager &MPM) {
 /// Runs \p M through the O3 pipeline configured for work-group functions
 /// (\p Full), or through the inliner alone.
 void optimize(Module &M, TargetMachine &TM, bool Full) {
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
+  AnalysisManagers AM;
   PipelineTuningOptions PTO;
   PTO.LoopVectorization = Full;
   PTO.SLPVectorization = Full;
   PassBuilder PB(&TM, PTO);
   if (Full)
     configureKernelPipeline(PB);
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  AM.registerWith(PB);
   ModulePassManager MPM;
   if (Full)
     MPM = PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
@@ -173,7 +166,7 @@ void optimize(Module &M, TargetMachine &TM, bool Full) {
     MPM.addPass(AlwaysInlinerPass());
     MPM.addPass(GlobalDCEPass()); // the inlined kernels' originals go
   }
-  MPM.run(M, MAM);
+  MPM.run(M, AM.MAM);
 }
 
 /// Step 4: a program is a closed world. A kernel may call another kernel
@@ -283,6 +276,14 @@ void configureKernelPipeline(PassBuilder &PB) {
       [](ModulePassManager &MPM, OptimizationLevel) {
         addOptimizerLastPasses(MPM);
       });
+}
+
+void AnalysisManagers::registerWith(PassBuilder &PB) {
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
 }
 
 bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,

@@ -8,6 +8,10 @@
 
 #include "compiler/Compiler.h"
 
+#include <llvm/Analysis/CGSCCPassManager.h>
+#include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/IR/PassManager.h>
+
 #include <string>
 #include <vector>
 
@@ -32,6 +36,18 @@ bool lowerKernels(llvm::Module &M, llvm::TargetMachine &TM, const Options &Opts,
 /// vectorizer's outer-loop path on. `default<O3>` on \p PB is then the
 /// optimizer lowerKernels runs.
 void configureKernelPipeline(llvm::PassBuilder &PB);
+
+/// The four analysis managers a module pipeline runs with. They exist
+/// before the PassBuilder (instrumentation takes the module manager);
+/// registerWith fills them with \p PB's analyses (clcpu's included once
+/// configureKernelPipeline ran) and connects them.
+struct AnalysisManagers {
+  llvm::LoopAnalysisManager LAM;
+  llvm::FunctionAnalysisManager FAM;
+  llvm::CGSCCAnalysisManager CGAM;
+  llvm::ModuleAnalysisManager MAM;
+  void registerWith(llvm::PassBuilder &PB);
+};
 
 } // namespace clcpu::compiler
 

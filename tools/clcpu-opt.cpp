@@ -184,13 +184,10 @@ int main(int argc, char **argv) {
     return 1;
   M->setDataLayout(TM->createDataLayout());
 
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
+  AnalysisManagers AM;
   PassInstrumentationCallbacks PIC;
   StandardInstrumentations SI(Ctx, DebugPM);
-  SI.registerCallbacks(PIC, &MAM);
+  SI.registerCallbacks(PIC, &AM.MAM);
   // As compiler/Pipeline.cpp's optimizer: both vectorizers on.
   PipelineTuningOptions PTO;
   PTO.LoopVectorization = true;
@@ -206,11 +203,7 @@ int main(int argc, char **argv) {
         MPM.addPass(KernelsPass{{}, TM.get(), &Opts, &Failed});
         return true;
       });
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  AM.registerWith(PB);
 
   ModulePassManager MPM;
   if (!Passes.empty())
@@ -218,7 +211,7 @@ int main(int argc, char **argv) {
       errs() << "clcpu-opt: " << toString(std::move(E)) << "\n";
       return 1;
     }
-  MPM.run(*M, MAM);
+  MPM.run(*M, AM.MAM);
   if (Failed)
     return 1;
   if (verifyModule(*M, &errs())) {

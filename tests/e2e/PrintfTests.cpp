@@ -1,6 +1,5 @@
-// printf's vector specifiers and return value (OpenCL C 6.15.14) and device
-// partitioning by affinity domain (API 4.3.1): regression tests for
-// failures the CTS binaries test_printf and test_buffers found.
+// printf's vector specifiers and return value (OpenCL C 6.15.14):
+// regression tests for failures the CTS binary test_printf found.
 
 #include "Common.h"
 #include "SchedulerCommon.h"
@@ -65,28 +64,4 @@ TEST_CASE("6.15.14: printf returns 0 on success, not a character count "
   std::string Out = runCapturingStdout(E, K);
   CHECK(Out == "printf return value test\n");
   CHECK(E.read<int>(Ret, 1)[0] == 0);
-}
-
-TEST_CASE("4.2 / 4.3.1: every advertised affinity domain partitions the "
-          "device (CTS test_buffers/buffer_migrate)",
-          "[cts][partition]") {
-  cl_device_id D = clcpuDevice();
-  REQUIRE(D);
-  cl_device_affinity_domain Domains = deviceInfo<cl_device_affinity_domain>(
-      D, CL_DEVICE_PARTITION_AFFINITY_DOMAIN);
-  for (cl_device_affinity_domain Dom :
-       {CL_DEVICE_AFFINITY_DOMAIN_NUMA, CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE,
-        CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE, CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE,
-        CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE,
-        CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE}) {
-    if (!(Domains & Dom))
-      continue;
-    INFO("affinity domain " << Dom);
-    cl_device_partition_property Props[] = {
-        CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
-        static_cast<cl_device_partition_property>(Dom), 0};
-    cl_uint N = 0;
-    CHECK(clCreateSubDevices(D, Props, 0, nullptr, &N) == CL_SUCCESS);
-    CHECK(N >= 2);
-  }
 }
