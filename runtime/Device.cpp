@@ -1,6 +1,7 @@
 #include "runtime/Device.h"
 #include "compiler/Compiler.h"
 #include "runtime/Config.h"
+#include "runtime/Error.h"
 #include "runtime/Platform.h"
 #include "runtime/Topology.h"
 #include "scheduler/Executor.h"
@@ -48,6 +49,27 @@ constexpr size_t MaxWorkGroupSize = 4096;
 constexpr cl_uint MemBaseAddrAlignBits = 1024; // 128 bytes: one AVX-512 pair
 constexpr cl_ulong LocalMemSize = 64 * 1024;
 
+/// Worker threads for a device of \p Cpus CPUs: one per CPU, at most what
+/// the process's CPU quota pays for; CLCPU_NUM_THREADS chooses fewer.
+unsigned workerCount(size_t Cpus) {
+  unsigned Allowed = static_cast<unsigned>(std::max<size_t>(Cpus, 1));
+  if (unsigned Quota = Topology::get().quotaWorkers())
+    Allowed = std::min(Allowed, Quota);
+  unsigned Wanted = config().NumThreads;
+  if (!Wanted)
+    return Allowed;
+  // More workers than CPUs would only take turns on them, and a worker
+  // preempted inside a work-group holds up every barrier of its group.
+  if (Wanted > Allowed) {
+    warnLine("CLCPU_NUM_THREADS=" + std::to_string(Wanted) + " exceeds the " +
+             std::to_string(Allowed) +
+             " CPUs this device may use (affinity mask, cgroup quota); using " +
+             std::to_string(Allowed) + " workers");
+    return Allowed;
+  }
+  return Wanted;
+}
+
 } // namespace
 
 Device::Device(Platform *P, Device *Parent, std::vector<unsigned> Cpus,
@@ -78,8 +100,7 @@ Device::~Device() {
 
 Executor &Device::executor() {
   std::call_once(ExecutorOnce, [this] {
-    unsigned Threads = config().NumThreads ? config().NumThreads
-                                           : static_cast<unsigned>(Cpus.size());
+    unsigned Threads = workerCount(Cpus.size());
     std::vector<unsigned> Set = Cpus;
     Exec = &Executor::shared(Cpus, Threads,
                              [Set] { Topology::get().bindThread(Set); });

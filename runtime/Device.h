@@ -51,8 +51,10 @@ public:
   cl_device_affinity_domain affinityDomains() const;
 
   /// Runs this device's commands (scheduler/Executor.h): created on first
-  /// use, one worker per core (CLCPU_NUM_THREADS overrides), workers pinned
-  /// to cpus(). Shared by devices with the same cores; never destroyed.
+  /// use, one worker per core, no more than the CPU quota pays for
+  /// (Topology::quotaWorkers; CLCPU_NUM_THREADS chooses fewer), workers
+  /// pinned to cpus(). Shared by devices with the same cores; never
+  /// destroyed.
   Executor &executor();
 
 private:

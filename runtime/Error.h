@@ -27,6 +27,12 @@ void logUnimplemented(const char *EntryPoint);
 /// Writes a line to the driver log if logging is on.
 void logLine(const std::string &Line);
 
+/// Writes a line to stderr whether or not logging is on: for settings the
+/// driver could not honour and replaced (CLCPU_NUM_THREADS beyond the CPUs
+/// the process may use, an empty affinity mask), which a user would
+/// otherwise only see as lost speed.
+void warnLine(const std::string &Line);
+
 /// The entry point currently running on this thread (for log lines).
 const char *currentEntryPoint();
 /// Names the entry point running on this thread; returns the previous one.

@@ -2,6 +2,7 @@
 #include "runtime/Context.h"
 #include "runtime/Device.h"
 #include "runtime/Svm.h"
+#include "runtime/Topology.h"
 
 #include <sys/mman.h>
 
@@ -24,6 +25,22 @@ constexpr size_t MmapThreshold = 1 << 20;
 constexpr size_t HugePageHint = 4 << 20;
 
 bool moreThanOne(cl_mem_flags F) { return F & (F - 1); }
+
+/// Gives the pages of a new buffer their NUMA placement: the rule of
+/// Topology::placementFor, over the CPUs of every device of the context
+/// (any of them may run the kernels that use it).
+void placePages(Context *Ctx, void *Data, size_t Size) {
+  const Topology &T = Topology::get();
+  if (T.numaNodes() < 2)
+    return;
+  std::vector<unsigned> Cpus;
+  for (Device *D : Ctx->devices())
+    Cpus.insert(Cpus.end(), D->cpus().begin(), D->cpus().end());
+  MemoryPlacement P = T.placementFor(Cpus);
+  if (!T.place(Data, Size, P))
+    logLine("could not set the NUMA placement of a " + std::to_string(Size) +
+            "-byte buffer; its pages follow first touch");
+}
 } // namespace
 
 cl_int checkBufferFlags(cl_mem_flags Flags, Context *Ctx) {
@@ -149,12 +166,16 @@ cl_int Mem::createBuffer(Context *Ctx, cl_mem_flags Flags, size_t Size,
   if (Size >= MmapThreshold) {
     Data = mmap(nullptr, Size, PROT_READ | PROT_WRITE,
                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (Data == MAP_FAILED)
+    if (Data == MAP_FAILED) {
       Data = nullptr;
-    else if (Size >= HugePageHint)
-      // Kernels stream through large buffers: 2 MiB pages cut TLB misses
-      // (transparent huge pages are often enabled only on request).
-      madvise(Data, Size, MADV_HUGEPAGE);
+    } else {
+      if (Size >= HugePageHint)
+        // Kernels stream through large buffers: 2 MiB pages cut TLB misses
+        // (transparent huge pages are often enabled only on request).
+        madvise(Data, Size, MADV_HUGEPAGE);
+      // Before the first touch (the copy below, or a kernel) decides.
+      placePages(Ctx, Data, Size);
+    }
   } else if (posix_memalign(&Data, BaseAlign, Size) != 0) {
     Data = nullptr;
   }

@@ -1,10 +1,12 @@
 #include "runtime/Topology.h"
-#include "runtime/Error.h"
 #include "compiler/Binary.h"
+#include "runtime/CpuQuota.h"
+#include "runtime/Error.h"
 
 #include <hwloc.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <thread>
 #include <unistd.h>
@@ -45,19 +47,45 @@ std::string procCpuinfo(const char *Key) {
   return {};
 }
 
+/// "0-3,8" for log lines.
+std::string cpuList(hwloc_const_bitmap_t Set) {
+  char *Text = nullptr;
+  if (hwloc_bitmap_list_asprintf(&Text, Set) < 0 || !Text)
+    return "?";
+  std::string S = Text;
+  std::free(Text);
+  return S;
+}
+
 } // namespace
 
 const Topology &Topology::get() {
   // Never destroyed: TBB workers woken late (a kernel's helper tasks) may
   // still enter an arena, and bind themselves, while the process runs its
   // static destructors.
-  static const Topology *T = new Topology;
+  static const Topology *T = new Topology(nullptr);
   return *T;
 }
 
-Topology::Topology() {
+std::unique_ptr<Topology> Topology::synthetic(const std::string &Description) {
+  std::unique_ptr<Topology> T(new Topology(Description.c_str()));
+  if (!T->Hwloc)
+    return nullptr;
+  return T;
+}
+
+Topology::Topology(const char *Synthetic) {
   hwloc_topology_t T;
-  if (hwloc_topology_init(&T) != 0 || hwloc_topology_load(T) != 0) {
+  if (hwloc_topology_init(&T) != 0)
+    T = nullptr;
+  else if ((Synthetic && hwloc_topology_set_synthetic(T, Synthetic) != 0) ||
+           hwloc_topology_load(T) != 0) {
+    hwloc_topology_destroy(T);
+    T = nullptr;
+  }
+  if (!T) {
+    if (Synthetic)
+      return;
     logLine("hwloc could not read the topology; assuming a flat machine");
     unsigned N = std::max(1u, std::thread::hardware_concurrency());
     for (unsigned I = 0; I < N; ++I)
@@ -66,12 +94,57 @@ Topology::Topology() {
     return;
   }
   Hwloc = T;
-  // Only the PUs this process is allowed to use (taskset, cgroups).
-  hwloc_const_cpuset_t Allowed = hwloc_topology_get_allowed_cpuset(T);
-  unsigned Idx;
-  hwloc_bitmap_foreach_begin(Idx, Allowed) Cpus.push_back(Idx);
-  hwloc_bitmap_foreach_end();
+  ThisSystem = hwloc_topology_is_thissystem(T);
+  readCpus();
+  readMachine();
+}
 
+void Topology::readCpus() {
+  hwloc_topology_t T = topo(Hwloc);
+  // The PUs this process may use: hwloc's allowed set reflects cgroup
+  // cpusets; the affinity mask (taskset, an MPI launcher's binding) is the
+  // process's binding, the union of its threads' masks, so a host thread
+  // that pinned itself to one core does not shrink the device.
+  hwloc_bitmap_t Set = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(T));
+  if (ThisSystem) {
+    hwloc_bitmap_t Bound = hwloc_bitmap_alloc();
+    if (hwloc_get_cpubind(T, Bound, HWLOC_CPUBIND_PROCESS) == 0) {
+      hwloc_bitmap_t Both = hwloc_bitmap_alloc();
+      hwloc_bitmap_and(Both, Set, Bound);
+      if (hwloc_bitmap_iszero(Both))
+        warnLine("the affinity mask (" + cpuList(Bound) +
+                 ") holds none of the allowed CPUs (" + cpuList(Set) +
+                 "); using the allowed CPUs");
+      else
+        std::swap(Set, Both);
+      hwloc_bitmap_free(Both);
+    }
+    hwloc_bitmap_free(Bound);
+  }
+  if (hwloc_bitmap_iszero(Set)) {
+    warnLine("hwloc reports no allowed CPU; using CPU 0");
+    hwloc_bitmap_only(Set, 0);
+  }
+  unsigned Idx;
+  hwloc_bitmap_foreach_begin(Idx, Set) Cpus.push_back(Idx);
+  hwloc_bitmap_foreach_end();
+  logLine("device CPUs: " + cpuList(Set));
+  hwloc_bitmap_free(Set);
+
+  if (!ThisSystem)
+    return;
+  if (std::optional<double> Limit = cgroupCpuLimit()) {
+    // Workers beyond the quota would only be throttled in turn; rounding
+    // up uses the fraction of a CPU left over.
+    QuotaWorkers = static_cast<unsigned>(
+        std::clamp(std::ceil(*Limit - 1e-9), 1.0, 65536.0));
+    logLine("cgroup CPU quota: " + std::to_string(*Limit) + " CPUs, at most " +
+            std::to_string(QuotaWorkers) + " workers");
+  }
+}
+
+void Topology::readMachine() {
+  hwloc_topology_t T = topo(Hwloc);
   for (hwloc_obj_t N =
            hwloc_get_next_obj_by_type(T, HWLOC_OBJ_NUMANODE, nullptr);
        N; N = hwloc_get_next_obj_by_type(T, HWLOC_OBJ_NUMANODE, N))
@@ -79,7 +152,7 @@ Topology::Topology() {
   // Memory hot-plugged into a virtual machine can be missing from the NUMA
   // nodes' counts; the kernel's total is the floor.
   long Pages = sysconf(_SC_PHYS_PAGES), PageSize = sysconf(_SC_PAGESIZE);
-  if (Pages > 0 && PageSize > 0)
+  if (ThisSystem && Pages > 0 && PageSize > 0)
     TotalMemory = std::max<std::uint64_t>(
         TotalMemory, static_cast<std::uint64_t>(Pages) * PageSize);
   if (!TotalMemory)
@@ -149,13 +222,57 @@ Topology::groupsByDomain(const std::vector<unsigned> &DevCpus,
 }
 
 bool Topology::bindThread(const std::vector<unsigned> &Set) const {
-  if (!Hwloc || Set.empty())
+  // Another machine's topology (HWLOC_SYNTHETIC, HWLOC_XMLFILE) names CPUs
+  // this one may not have.
+  if (!Hwloc || !ThisSystem || Set.empty())
     return false;
   hwloc_bitmap_t B = hwloc_bitmap_alloc();
   for (unsigned C : Set)
     hwloc_bitmap_set(B, C);
   bool Ok = hwloc_set_cpubind(topo(Hwloc), B, HWLOC_CPUBIND_THREAD) == 0;
   hwloc_bitmap_free(B);
+  return Ok;
+}
+
+unsigned Topology::numaNodes() const {
+  if (!Hwloc)
+    return 1;
+  int N = hwloc_get_nbobjs_by_type(topo(Hwloc), HWLOC_OBJ_NUMANODE);
+  return N > 1 ? static_cast<unsigned>(N) : 1;
+}
+
+MemoryPlacement
+Topology::placementFor(const std::vector<unsigned> &DevCpus) const {
+  MemoryPlacement P;
+  if (numaNodes() < 2)
+    return P;
+  hwloc_topology_t T = topo(Hwloc);
+  for (hwloc_obj_t N =
+           hwloc_get_next_obj_by_type(T, HWLOC_OBJ_NUMANODE, nullptr);
+       N; N = hwloc_get_next_obj_by_type(T, HWLOC_OBJ_NUMANODE, N))
+    if (std::any_of(DevCpus.begin(), DevCpus.end(), [&](unsigned C) {
+          return hwloc_bitmap_isset(N->cpuset, C);
+        }))
+      P.Nodes.push_back(N->os_index);
+  if (P.Nodes.size() == 1)
+    P.Kind = MemoryPlacement::Bind;
+  else if (P.Nodes.size() > 1)
+    P.Kind = MemoryPlacement::Interleave;
+  return P;
+}
+
+bool Topology::place(void *Addr, size_t Bytes, const MemoryPlacement &P) const {
+  if (P.Kind == MemoryPlacement::FirstTouch || !Hwloc || !ThisSystem)
+    return true;
+  hwloc_bitmap_t Nodes = hwloc_bitmap_alloc();
+  for (unsigned N : P.Nodes)
+    hwloc_bitmap_set(Nodes, N);
+  hwloc_membind_policy_t Policy = P.Kind == MemoryPlacement::Bind
+                                      ? HWLOC_MEMBIND_BIND
+                                      : HWLOC_MEMBIND_INTERLEAVE;
+  bool Ok = hwloc_set_area_membind(topo(Hwloc), Addr, Bytes, Nodes, Policy,
+                                   HWLOC_MEMBIND_BYNODESET) == 0;
+  hwloc_bitmap_free(Nodes);
   return Ok;
 }
 

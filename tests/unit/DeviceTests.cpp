@@ -51,3 +51,45 @@ TEST_CASE("4.3: affinity-domain groups partition the device's CPUs",
       CHECK(Total == D->cpus().size());
   }
 }
+
+TEST_CASE("Topology: a synthetic two-node machine groups its CPUs by node "
+          "and places memory by the node rule",
+          "[device][numa]") {
+  std::unique_ptr<Topology> T =
+      Topology::synthetic("package:1 numa:2 core:2 pu:1");
+  REQUIRE(T);
+  CHECK(T->cpus() == std::vector<unsigned>{0, 1, 2, 3});
+  CHECK(T->numaNodes() == 2);
+  auto Groups = T->groupsByDomain(T->cpus(), CL_DEVICE_AFFINITY_DOMAIN_NUMA);
+  CHECK(Groups == std::vector<std::vector<unsigned>>{{0, 1}, {2, 3}});
+  // A sub-device on one node: its buffers on that node.
+  MemoryPlacement One = T->placementFor({2, 3});
+  CHECK(One.Kind == MemoryPlacement::Bind);
+  CHECK(One.Nodes == std::vector<unsigned>{1});
+  // CPUs of both nodes (the root device, or one CPU of each): interleaved.
+  for (const std::vector<unsigned> &Cpus :
+       {std::vector<unsigned>{0, 1, 2, 3}, std::vector<unsigned>{1, 2}}) {
+    MemoryPlacement Both = T->placementFor(Cpus);
+    CHECK(Both.Kind == MemoryPlacement::Interleave);
+    CHECK(Both.Nodes == std::vector<unsigned>{0, 1});
+  }
+  // Another machine's topology binds nothing, and says so.
+  CHECK_FALSE(T->bindThread({0}));
+  CHECK(T->quotaWorkers() == 0);
+}
+
+TEST_CASE("Topology: one NUMA node leaves pages to first touch",
+          "[device][numa]") {
+  std::unique_ptr<Topology> T = Topology::synthetic("package:2 core:2 pu:2");
+  REQUIRE(T);
+  CHECK(T->cpus().size() == 8);
+  CHECK(T->numaNodes() == 1);
+  CHECK(T->placementFor(T->cpus()).Kind == MemoryPlacement::FirstTouch);
+  CHECK(T->groupsByDomain(T->cpus(), CL_DEVICE_AFFINITY_DOMAIN_NUMA).size() <=
+        1);
+}
+
+TEST_CASE("Topology: hwloc rejects a malformed synthetic description",
+          "[device][numa]") {
+  CHECK_FALSE(Topology::synthetic("numa:two"));
+}
