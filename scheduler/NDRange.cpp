@@ -78,6 +78,12 @@ struct LaunchState {
   size_t Total = 0, Chunk = 1, PerThread = 1;
   std::atomic<size_t> Next{0};     // first unclaimed group
   std::atomic<unsigned> Active{0}; // helpers that may touch the job
+  /// Helper tasks still to enqueue, and where: each helper enqueues up to
+  /// two of them as it starts (a wake-up tree), so that the launching
+  /// thread does not wake every worker one after another.
+  std::atomic<unsigned> Unspawned{0};
+  tbb::task_arena *Arena = nullptr;
+  HelperPark *Park = nullptr;
 };
 
 /// One thread's setup for a launch: its local memory and the argument
@@ -275,6 +281,32 @@ void waitForLaunches(HelperPark &P) {
   }
 }
 
+/// Takes one helper task off \p S's unspawned count; false if none is left.
+bool takeUnspawned(LaunchState &S) {
+  for (unsigned N = S.Unspawned.load(std::memory_order_relaxed); N > 0;)
+    if (S.Unspawned.compare_exchange_weak(N, N - 1, std::memory_order_relaxed))
+      return true;
+  return false;
+}
+
+void enqueueHelper(LaunchState *S);
+
+/// Enqueues up to \p Fanout of the helper tasks \p S has left. Each woken
+/// worker wakes the next ones, so with W workers the last starts after
+/// about log2(W) wake-ups rather than W - 1 on the launching thread. Once
+/// every group is claimed, the rest are dropped: they would find nothing.
+void spawnHelpers(LaunchState *S, unsigned Fanout) {
+  for (unsigned I = 0; I < Fanout; ++I) {
+    if (S->Next.load(std::memory_order_relaxed) >= S->Total) {
+      S->Unspawned.store(0, std::memory_order_relaxed);
+      return;
+    }
+    if (!takeUnspawned(*S))
+      return;
+    enqueueHelper(S);
+  }
+}
+
 /// The helper task. TBB hands the task object to a worker inside libtbb,
 /// which ThreadSanitizer does not see: the reads of the task object (raw
 /// pointers, as in the executor's Drainer) are left uninstrumented, and
@@ -292,6 +324,11 @@ struct Helper {
     HelperPark *P = Park;
     if (P)
       P->Waiting.fetch_add(1, std::memory_order_seq_cst);
+    // A helper that cannot enqueue more (out of memory) still helps.
+    try {
+      spawnHelpers(S, 2);
+    } catch (...) {
+    }
     helpAndRelease(S);
     if (!P)
       return;
@@ -300,6 +337,22 @@ struct Helper {
     P->Tasks.fetch_sub(1, std::memory_order_release);
   }
 };
+
+/// Enqueues one helper task of \p S in its arena, as one more owner of
+/// \p S (and, with a park, one more task the park waits for).
+void enqueueHelper(LaunchState *S) {
+  S->Owners.fetch_add(1, std::memory_order_relaxed);
+  if (S->Park)
+    S->Park->Tasks.fetch_add(1, std::memory_order_relaxed);
+  try {
+    S->Arena->enqueue(Helper{S, S->Park});
+  } catch (...) {
+    release(S); // that helper will never run
+    if (S->Park)
+      S->Park->Tasks.fetch_sub(1, std::memory_order_release);
+    throw;
+  }
+}
 
 /// Waits until no helper of \p S is active. Every group is claimed first
 /// (already so unless the caller's part threw), so no helper that starts
@@ -369,6 +422,8 @@ void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J,
     ~Own() { release(S); }
   } Owner{S};
   S->J = J;
+  S->Arena = &Arena;
+  S->Park = Park;
   S->Total =
       J.Launch.NumGroups[0] * J.Launch.NumGroups[1] * J.Launch.NumGroups[2];
   ClaimPlan Plan = planClaims(S->Total, Threads);
@@ -425,18 +480,9 @@ void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J,
       waitForHelpers(S);
     }
   } Wait{*S, Park, Offered > 0};
-  for (size_t H = Offered; H < Helpers; ++H) {
-    S->Owners.fetch_add(1, std::memory_order_relaxed);
-    if (Park)
-      Park->Tasks.fetch_add(1, std::memory_order_relaxed);
-    try {
-      Arena.enqueue(Helper{S, Park});
-    } catch (...) {
-      release(S); // that helper will never run
-      if (Park)
-        Park->Tasks.fetch_sub(1, std::memory_order_release);
-      throw;
-    }
+  if (Helpers > Offered) {
+    S->Unspawned.store(unsigned(Helpers - Offered), std::memory_order_relaxed);
+    spawnHelpers(S, 2);
   }
   Self.run(*S, [] { return false; });
   // Every group is claimed; Wait's destructor waits for the helpers that
