@@ -4,10 +4,15 @@
 // divided by A's), and for the memory-bound ones the fraction of the host
 // copy bandwidth measured in the same run. A result that does not verify
 // prints FAIL and no time; a kernel a platform cannot build prints n/a with
-// the reason.
+// the reason. With --threads, each row runs instead on sub-devices of each
+// given number of compute units (workers), in a table per row: the speedup
+// over the fewest workers and the fraction of the host copy with as many
+// threads. Without --quick, the streaming and scan arrays are 4 x the
+// host's last-level cache each, so that they stream from memory.
 //
 // Usage: clcpu_bench [--a NAME] [--b NAME|none] [--reps N] [--quick]
-//                    [--only LIST] [--json FILE] [--list]
+//                    [--only LIST] [--threads COUNTS] [--json FILE] [--list]
+//                    [--tries]
 // NAME is a substring of CL_PLATFORM_NAME (defaults "clcpu" and "Portable
 // Computing Language", i.e. PoCL). Exit status 1 if anything FAILed or a
 // benchmark was n/a on A.
@@ -96,12 +101,19 @@ struct Platform {
   cl_context Ctx = nullptr;
   cl_command_queue Queue = nullptr;
   bool Collectives = false; // __opencl_c_work_group_collective_functions
+  cl_uint ComputeUnits = 0; // CL_DEVICE_MAX_COMPUTE_UNITS of Dev
+  bool SubDevice = false;   // Dev is from clCreateSubDevices: released here
 
+  Platform() = default;
+  Platform(const Platform &) = delete;
+  Platform &operator=(const Platform &) = delete;
   ~Platform() {
     if (Queue)
       clReleaseCommandQueue(Queue);
     if (Ctx)
       clReleaseContext(Ctx);
+    if (SubDevice)
+      clReleaseDevice(Dev);
   }
 };
 
@@ -169,7 +181,64 @@ bool openPlatform(Platform &P) {
   P.Device = deviceString(P.Dev, CL_DEVICE_NAME);
   P.Collectives =
       hasCFeature(P.Dev, "__opencl_c_work_group_collective_functions");
+  clGetDeviceInfo(P.Dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof P.ComputeUnits,
+                  &P.ComputeUnits, nullptr);
   return true;
+}
+
+/// \p Root restricted to \p N compute units (--threads): Root itself when N
+/// is all of them, else a sub-device of N (CL_DEVICE_PARTITION_BY_COUNTS)
+/// with its own context and queue in Sub. Why says why not when P is null.
+struct Workers {
+  Platform *P = nullptr;
+  std::unique_ptr<Platform> Sub;
+  std::string Why;
+};
+
+Workers restrictTo(Platform &Root, cl_uint N) {
+  Workers W;
+  if (N == Root.ComputeUnits) {
+    W.P = &Root;
+    return W;
+  }
+  if (N > Root.ComputeUnits) {
+    W.Why = "the device has only " + std::to_string(Root.ComputeUnits) +
+            (Root.ComputeUnits == 1 ? " compute unit" : " compute units");
+    return W;
+  }
+  auto Sub = std::make_unique<Platform>();
+  Sub->Label = Root.Label, Sub->Query = Root.Query, Sub->Name = Root.Name;
+  Sub->Version = Root.Version, Sub->Id = Root.Id;
+  const cl_device_partition_property Props[] = {
+      CL_DEVICE_PARTITION_BY_COUNTS, cl_device_partition_property(N),
+      CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0};
+  cl_uint Got = 0;
+  cl_int Err = clCreateSubDevices(Root.Dev, Props, 1, &Sub->Dev, &Got);
+  const char *What = "clCreateSubDevices";
+  if (Err == CL_SUCCESS && Got != 1)
+    Err = CL_DEVICE_PARTITION_FAILED;
+  if (Err == CL_SUCCESS) {
+    Sub->SubDevice = true;
+    What = "clCreateContext";
+    Sub->Ctx = clCreateContext(nullptr, 1, &Sub->Dev, nullptr, nullptr, &Err);
+  }
+  if (Err == CL_SUCCESS) {
+    What = "clCreateCommandQueueWithProperties";
+    Sub->Queue =
+        clCreateCommandQueueWithProperties(Sub->Ctx, Sub->Dev, nullptr, &Err);
+  }
+  if (Err != CL_SUCCESS) {
+    W.Why = std::string(What) + " for " + std::to_string(N) +
+            " compute units failed (" + std::to_string(Err) + ")";
+    return W;
+  }
+  Sub->Device = deviceString(Sub->Dev, CL_DEVICE_NAME);
+  Sub->Collectives =
+      hasCFeature(Sub->Dev, "__opencl_c_work_group_collective_functions");
+  Sub->ComputeUnits = N;
+  W.Sub = std::move(Sub);
+  W.P = W.Sub.get();
+  return W;
 }
 
 //===----------------------------------------------------------------------===//
@@ -177,7 +246,8 @@ bool openPlatform(Platform &P) {
 //===----------------------------------------------------------------------===//
 
 struct Sizes {
-  size_t Stream;     // floats for copy / vadd / saxpy / reduce / math
+  size_t Stream;     // floats per array for copy / vadd / saxpy / reduce
+  size_t Compute;    // floats for math; Compute / 4 ints for compact
   int NBody;         // bodies
   int Gemm;          // matrix order
   int Scan;          // ints
@@ -191,14 +261,138 @@ struct Sizes {
   int LargeLines;       // statements of build_large's kernel
 };
 
-Sizes fullSizes() {
-  return {size_t(16) << 20, 16384, 1024, 16 << 20, 512, 64,
-          size_t(64) << 20, 200,   1000, 20,       1,   2500};
+/// The host's last-level cache in bytes (0: not found) and where the size
+/// was read.
+struct CacheSize {
+  size_t Bytes = 0;
+  std::string From = "not found";
+};
+
+/// "32768K", "1M", "512" (sysfs cache sizes) in bytes; 0 if unreadable.
+size_t parseCacheSize(const std::string &S) {
+  char *End = nullptr;
+  unsigned long long V = std::strtoull(S.c_str(), &End, 10);
+  switch (End && *End ? *End : ' ') {
+  case 'K':
+    return size_t(V) << 10;
+  case 'M':
+    return size_t(V) << 20;
+  case 'G':
+    return size_t(V) << 30;
+  default:
+    return size_t(V);
+  }
+}
+
+/// sysconf's level-3 cache, else the highest level cpu0 lists in sysfs.
+CacheSize lastLevelCache() {
+  CacheSize C;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+  long L3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (L3 > 0) {
+    C.Bytes = size_t(L3), C.From = "L3, sysconf";
+    return C;
+  }
+#endif
+  int Best = 0;
+  for (int I = 0;; ++I) {
+    std::string Dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(I);
+    std::ifstream LevelIn(Dir + "/level"), SizeIn(Dir + "/size");
+    int Level = 0;
+    std::string Size;
+    if (!(LevelIn >> Level) || !(SizeIn >> Size))
+      break;
+    size_t Bytes = parseCacheSize(Size);
+    if (Bytes == 0 || Level < Best)
+      continue;
+    if (Level > Best)
+      C.Bytes = 0;
+    Best = Level;
+    C.Bytes = std::max(C.Bytes, Bytes);
+    C.From = "L" + std::to_string(Level) + ", sysfs";
+  }
+  return C;
+}
+
+/// The full-size streaming and scan arrays' bounds (fullSizes).
+constexpr size_t FixedStream = size_t(16) << 20; // floats, cache unknown
+constexpr int FixedScan = 16 << 20;              // ints, cache unknown
+/// Sums of the scan's inputs stay within int below this many.
+constexpr size_t MaxScan = size_t(1) << 30;
+
+/// Elements (4 bytes each) of one full-size streaming or scan array: 4 x
+/// the last-level cache in bytes, never fewer than \p Fixed, at most
+/// \p MaxBytes unless that is below Fixed, rounded up to a multiple of
+/// 2^20 elements, which the streaming kernels' work-group sizes and the
+/// scans' chunks (256 work-items x k of 8-1024 ints) divide. \p Capped is
+/// set when MaxBytes kept it below 4 x the cache.
+size_t cacheSized(size_t LlcBytes, size_t Fixed, size_t MaxBytes,
+                  bool &Capped) {
+  constexpr size_t Grain = size_t(1) << 20;
+  size_t Want = (LlcBytes + Grain - 1) / Grain * Grain; // 4 x LLC bytes / 4
+  size_t Max = MaxBytes / 4 / Grain * Grain;
+  if (Want > Max && Max >= Fixed)
+    Capped = true;
+  return std::max(Fixed, std::min(Want, Max));
+}
+
+/// The sizes without --quick: the streaming arrays (copy, vadd, saxpy,
+/// reduce_local) and the scan's as cacheSized, so that every array is
+/// read from memory rather than the last-level cache; the rest fixed.
+Sizes fullSizes(const CacheSize &Llc, size_t MaxArrayBytes, bool &Capped) {
+  return {.Stream = cacheSized(Llc.Bytes, FixedStream, MaxArrayBytes, Capped),
+          .Compute = size_t(16) << 20,
+          .NBody = 16384,
+          .Gemm = 1024,
+          .Scan = int(cacheSized(Llc.Bytes, FixedScan,
+                                 std::min(MaxArrayBytes, MaxScan * 4), Capped)),
+          .BarrierGroups = 512,
+          .BarrierIters = 64,
+          .MapBytes = size_t(64) << 20,
+          .BlockingLaunches = 200,
+          .BatchLaunches = 1000,
+          .Maps = 20,
+          .Builds = 1,
+          .LargeLines = 2500};
 }
 
 Sizes quickSizes() {
-  return {size_t(1) << 16, 1024, 128, 1 << 18, 8, 8,
-          size_t(1) << 20, 20,   100, 4,       1, 100};
+  return {.Stream = size_t(1) << 16,
+          .Compute = size_t(1) << 16,
+          .NBody = 1024,
+          .Gemm = 128,
+          .Scan = 1 << 18,
+          .BarrierGroups = 8,
+          .BarrierIters = 8,
+          .MapBytes = size_t(1) << 20,
+          .BlockingLaunches = 20,
+          .BatchLaunches = 100,
+          .Maps = 4,
+          .Builds = 1,
+          .LargeLines = 100};
+}
+
+/// Physical memory in bytes (0 if unknown).
+size_t physicalMemory() {
+  long Pages = sysconf(_SC_PHYS_PAGES), Page = sysconf(_SC_PAGESIZE);
+  return Pages > 0 && Page > 0 ? size_t(Pages) * size_t(Page) : 0;
+}
+
+/// "16M", "256K" or "1000" elements.
+std::string countStr(size_t N) {
+  if (N >= (size_t(1) << 20) && N % (size_t(1) << 20) == 0)
+    return std::to_string(N >> 20) + "M";
+  if (N >= 1024 && N % 1024 == 0)
+    return std::to_string(N >> 10) + "K";
+  return std::to_string(N);
+}
+
+/// "512 MiB", "256 KiB".
+std::string mib(size_t Bytes) {
+  if (Bytes >= (size_t(1) << 20))
+    return std::to_string(Bytes >> 20) + " MiB";
+  return std::to_string(Bytes >> 10) + " KiB";
 }
 
 class Bench {
@@ -669,9 +863,11 @@ private:
 // 3 runs each, then of 7 more for the four fastest) and named in the note:
 // "PoCL's best scan" is PoCL's best k and scheme. Each try runs after the row's
 // host copy (rowHostCopy), as each measured repetition does: run back to back,
-// the scan's 128 MiB may stay in a last-level cache larger than that, and the
-// tries would pick what is fastest from the cache while the repetitions read
-// from memory.
+// part of the scan's arrays may stay in the last-level cache (all of them at
+// --quick sizes), and the tries would pick what is fastest from the cache
+// while the repetitions read from memory. The inputs are -8..7 (a sum of
+// every 16 in a row is -8), so that no prefix of up to 2^30 of them leaves
+// the range of int.
 /// --tries: the scans print each scheme, block count and k they try, and
 /// every row each measured repetition.
 bool ShowTries = false;
@@ -688,7 +884,7 @@ public:
   void setUp() override {
     In.resize(N);
     for (int I = 0; I < N; ++I)
-      In[I] = (I * 7 + 3) % 16;
+      In[I] = (I * 7 + 3) % 16 - 8;
     int MaxChunks = chunks(KChoices[0]);
     BIn = buffer(size_t(N) * 4, In.data());
     BOut = buffer(size_t(N) * 4);
@@ -1388,18 +1584,19 @@ double hostLookBackScan(int *Out, const int *In, size_t N, size_t Chunk,
 }
 
 /// The host look-back scan of \p N ints: the fastest chunk size (of the
-/// kernel's k choices, 256 work-items each) and thread count (1 or all),
+/// kernel's k choices, 256 work-items each) and thread count (of
+/// \p ThreadChoices: 1 or all, or with --threads the device's workers),
 /// found once; then one scan per call.
 class HostScan {
 public:
-  HostScan(int N, int Threads) : N(N), Threads(Threads) {
+  HostScan(int N, const std::vector<int> &ThreadChoices) : N(N) {
     In = static_cast<int *>(std::aligned_alloc(64, size_t(N) * 4));
     Out = static_cast<int *>(std::aligned_alloc(64, size_t(N) * 4));
     for (int I = 0; I < N; ++I)
-      In[I] = (I * 7 + 3) % 16, Out[I] = 0;
+      In[I] = (I * 7 + 3) % 16 - 8, Out[I] = 0;
     double Best = 0;
     for (int K : {64, 128, 256, 512, 1024})
-      for (int T : {1, Threads}) {
+      for (int T : ThreadChoices) {
         double S = hostLookBackScan(Out, In, N, size_t(K) * 256, T);
         for (int R = 0; R < 2; ++R)
           S = std::min(S, hostLookBackScan(Out, In, N, size_t(K) * 256, T));
@@ -1423,7 +1620,7 @@ public:
   }
 
 private:
-  int N, Threads, Use = 1;
+  int N, Use = 1;
   size_t Chunk = 0;
   int *In = nullptr, *Out = nullptr;
   bool Ok = true;
@@ -1522,8 +1719,7 @@ std::vector<Spec> specs(const Sizes &S) {
   const double KindBytes[] = {8, 12, 12};
   for (int K = 0; K < 3; ++K)
     V.push_back({KindNames[K], "GB/s", KindBytes[K] * SN / GB, 0, true,
-                 std::to_string(S.Stream >> 20) + "M floats",
-                 [=](Platform &P) -> B {
+                 countStr(S.Stream) + " floats", [=](Platform &P) -> B {
                    return std::make_unique<StreamBench>(P, StreamBench::Kind(K),
                                                         S.Stream);
                  }});
@@ -1544,12 +1740,12 @@ std::vector<Spec> specs(const Sizes &S) {
                [=](Platform &P) -> B {
                  return std::make_unique<GemmBench>(P, true, S.Gemm);
                }});
-  V.push_back({"reduce_local", "GB/s", 4 * SN / GB, 0, true,
-               "sum of " + std::to_string(S.Stream >> 20) +
-                   "M floats, local-memory tree, barriers",
-               [=](Platform &P) -> B {
-                 return std::make_unique<ReduceBench>(P, S.Stream);
-               }});
+  V.push_back(
+      {"reduce_local", "GB/s", 4 * SN / GB, 0, true,
+       "sum of " + countStr(S.Stream) + " floats, local-memory tree, barriers",
+       [=](Platform &P) -> B {
+         return std::make_unique<ReduceBench>(P, S.Stream);
+       }});
   V.push_back({"barrier_stress", "ms", 0, 1e3, false,
                std::to_string(S.BarrierGroups) + " groups x 256, " +
                    std::to_string(2 * S.BarrierIters) + " barriers each",
@@ -1565,7 +1761,7 @@ std::vector<Spec> specs(const Sizes &S) {
                                                        S.BarrierIters, true);
                },
                256.0 * S.BarrierGroups * 2 * S.BarrierIters});
-  int CompactN = static_cast<int>(S.Stream / 4);
+  int CompactN = static_cast<int>(S.Compute / 4);
   std::string CompactWhat = std::to_string(CompactN >> 10) +
                             "K ints, odd ones kept: sub_group_ballot, "
                             "elect, one atomic per sub-group";
@@ -1579,9 +1775,7 @@ std::vector<Spec> specs(const Sizes &S) {
                  return std::make_unique<CompactBench>(P, CompactN, true);
                }});
   double ScanGB = 8.0 * S.Scan / GB;
-  std::string ScanN = std::to_string(S.Scan >> 20) + "M ints";
-  if (S.Scan < (1 << 20))
-    ScanN = std::to_string(S.Scan >> 10) + "K ints";
+  std::string ScanN = countStr(size_t(S.Scan)) + " ints";
   V.push_back({"scan_wg", "GB/s", ScanGB, 0, true,
                ScanN + ", 3 passes, work_group_scan_exclusive_add",
                [=](Platform &P) -> B {
@@ -1601,12 +1795,11 @@ std::vector<Spec> specs(const Sizes &S) {
                                                     S.Scan);
                },
                0, S.Scan});
-  V.push_back(
-      {"math", "Gelem/s", SN / GB, 0, false,
-       "sin+exp+log+pow, " + std::to_string(S.Stream >> 20) + "M floats",
-       [=](Platform &P) -> B {
-         return std::make_unique<MathBench>(P, S.Stream);
-       }});
+  V.push_back({"math", "Gelem/s", double(S.Compute) / GB, 0, false,
+               "sin+exp+log+pow, " + countStr(S.Compute) + " floats",
+               [=](Platform &P) -> B {
+                 return std::make_unique<MathBench>(P, S.Compute);
+               }});
   V.push_back({"build_cold", "ms", 0, 1e3, false,
                "clBuildProgram, new source (nonce)", [](Platform &P) -> B {
                  return std::make_unique<BuildBench>(P, BuildBench::Cold);
@@ -1659,6 +1852,7 @@ struct Row {
   std::vector<double> HostScanSeconds;
   std::string HostScanWhat;
   double refGBs() const;
+  double refNGBs() const;
 };
 
 /// Buffers for the per-row host copy: as many bytes as the copy kernel
@@ -1683,6 +1877,12 @@ double Row::refGBs() const {
   return std::max(copyGBs(RowRef.Bytes, Ref1), copyGBs(RowRef.Bytes, RefN));
 }
 
+/// The host copy with RowRef.Threads threads alone (--threads: as many as
+/// the device has workers).
+double Row::refNGBs() const {
+  return RefN.empty() ? 0 : copyGBs(RowRef.Bytes, RefN);
+}
+
 // A hung kernel must not hang the benchmark: SIGALRM reports and exits.
 char Current[256] = "";
 void onAlarm(int) {
@@ -1694,10 +1894,15 @@ void onAlarm(int) {
   _exit(3);
 }
 
-void runRow(Row &R, std::vector<Platform *> &Ps, int Reps) {
+/// Runs R on the platforms of Ps (null: not this time, R.O says why): Reps
+/// repetitions, A then B each, the host copy after them (RowRef) and the
+/// host look-back scan (with the fastest of HostThreads) for the rows that
+/// have one. A row that takes more than TimeoutS seconds ends the program.
+void runRow(Row &R, const std::vector<Platform *> &Ps, int Reps,
+            unsigned TimeoutS, const std::vector<int> &HostThreads) {
   const Spec &S = *R.S;
   std::unique_ptr<Bench> Bs[2];
-  alarm(unsigned(120 + 30 * Reps));
+  alarm(TimeoutS);
   auto Guard = [&](size_t I, const std::function<void()> &F) {
     Outcome &O = R.O[I];
     std::snprintf(Current, sizeof Current, "%s on %s", S.Name.c_str(),
@@ -1719,16 +1924,16 @@ void runRow(Row &R, std::vector<Platform *> &Ps, int Reps) {
   };
   std::unique_ptr<HostScan> Host;
   if (S.HostScanInts > 0)
-    Host = std::make_unique<HostScan>(
-        S.HostScanInts, int(std::max(1u, std::thread::hardware_concurrency())));
+    Host = std::make_unique<HostScan>(S.HostScanInts, HostThreads);
   for (size_t I = 0; I < Ps.size(); ++I)
-    Guard(I, [&] {
-      Bs[I] = S.Make(*Ps[I]);
-      Bs[I]->setUp();
-      Bs[I]->run(); // warm-up, then a first check
-      Verify(I);
-      R.O[I].Note = Bs[I]->Note;
-    });
+    if (Ps[I])
+      Guard(I, [&] {
+        Bs[I] = S.Make(*Ps[I]);
+        Bs[I]->setUp();
+        Bs[I]->run(); // warm-up, then a first check
+        Verify(I);
+        R.O[I].Note = Bs[I]->Note;
+      });
   for (int Rep = 0; Rep < Reps; ++Rep) {
     for (size_t I = 0; I < Ps.size(); ++I)
       if (Bs[I])
@@ -1806,22 +2011,312 @@ std::string cpuModel() {
   return "unknown";
 }
 
+/// The notes column of R: each platform's note or why it did not run, the
+/// cost of a barrier crossing with Threads threads (barrier rows) and the
+/// host look-back scan against RefGBs. Bad is set when anything FAILed or
+/// A did not run.
+std::string rowNotes(const Row &R, size_t NumPlatforms, unsigned Threads,
+                     double RefGBs, bool &Bad) {
+  const Spec &S = *R.S;
+  static const char *const Labels[] = {"A", "B"};
+  std::string Notes;
+  for (size_t I = 0; I < NumPlatforms; ++I) {
+    const Outcome &O = R.O[I];
+    std::string Why = O.Status == "ok" ? O.Note : O.Why;
+    if (O.Status == "ok" && S.Crossings > 0) {
+      // Each thread crosses its share of the barriers.
+      double Ns = median(O.Samples) * 1e9 * Threads / S.Crossings;
+      Why += (Why.empty() ? "" : ", ") + fmt(Ns) +
+             " ns per work-item per barrier per thread";
+    }
+    if (!Why.empty())
+      Notes +=
+          (Notes.empty() ? "" : "; ") + std::string(Labels[I]) + ": " + Why;
+    if (O.Status == "FAIL" || (I == 0 && O.Status != "ok"))
+      Bad = true;
+  }
+  if (!R.HostScanSeconds.empty()) {
+    // The same algorithm on the host: this machine's ceiling for it.
+    double HostGBs = S.Work / median(R.HostScanSeconds);
+    Notes += (Notes.empty() ? "" : "; ") +
+             std::string("host look-back scan (") + R.HostScanWhat +
+             "): " + fmt(HostGBs) + " GB/s = " + fmt(100 * HostGBs / RefGBs) +
+             "% of host copy";
+    if (R.O[0].Status == "ok")
+      Notes +=
+          ", A = " + fmt(100 * value(S, median(R.O[0].Samples)) / HostGBs) +
+          "% of it";
+  }
+  return Notes;
+}
+
+/// One row at each worker count of --threads.
+struct ScaleRow {
+  const Spec *S;
+  std::vector<Row> At; // At[J]: on Counts[J] workers
+};
+
+/// Platform I's time on the fewest workers over its time at At[J]; 0 when
+/// either did not run.
+double scaleSpeedup(const ScaleRow &SR, size_t J, size_t I) {
+  const Outcome &Base = SR.At[0].O[I], &O = SR.At[J].O[I];
+  if (Base.Status != "ok" || O.Status != "ok")
+    return 0;
+  return median(Base.Samples) / median(O.Samples);
+}
+
+/// --threads: every row on a sub-device of each count of workers (the
+/// whole device at its maximum), a table per row; fills each row's At.
+/// Returns true when anything FAILed or A did not run.
+bool runScaling(std::vector<ScaleRow> &Rows, std::vector<Platform *> &Ps,
+                const std::vector<int> &Counts, int Reps, unsigned TimeoutS) {
+  bool Two = Ps.size() == 2, Bad = false;
+  std::string Base = std::to_string(Counts[0]);
+  for (ScaleRow &SR : Rows) {
+    const Spec &S = *SR.S;
+    std::printf("\n%s (%s; %s)\n", S.Name.c_str(), S.Unit.c_str(),
+                S.What.c_str());
+    std::printf("%7s %10s %8s %7s %10s %8s %7s %9s %7s  %s\n", "workers", "A",
+                ("A vs " + Base).c_str(), S.VsCopy ? "A%copy" : "",
+                Two ? "B" : "", Two ? ("B vs " + Base).c_str() : "",
+                Two && S.VsCopy ? "B%copy" : "", Two ? "speedup" : "",
+                S.VsCopy ? "host" : "", "notes");
+    std::fflush(stdout);
+    for (size_t J = 0; J < Counts.size(); ++J) {
+      int N = Counts[J];
+      SR.At.push_back(Row{&S, {}, {}, {}, {}, {}});
+      Row &R = SR.At.back();
+      Workers W[2];
+      std::vector<Platform *> Sub(Ps.size(), nullptr);
+      for (size_t I = 0; I < Ps.size(); ++I) {
+        W[I] = restrictTo(*Ps[I], cl_uint(N));
+        Sub[I] = W[I].P;
+        if (!W[I].P)
+          R.O[I].Status = "n/a", R.O[I].Why = W[I].Why;
+      }
+      RowRef.Threads = N;
+      // One worker may take as long as all of them together.
+      unsigned Scale = unsigned((Ps[0]->ComputeUnits + N - 1) / N);
+      runRow(R, Sub, Reps, TimeoutS * std::max(1u, Scale), {N});
+      std::string Cell[2], Vs[2], Pct[2];
+      for (size_t I = 0; I < Ps.size(); ++I) {
+        const Outcome &O = R.O[I];
+        if (O.Status != "ok") {
+          Cell[I] = O.Status;
+          continue;
+        }
+        double V = value(S, median(O.Samples));
+        Cell[I] = fmt(V);
+        Vs[I] = fmt(scaleSpeedup(SR, J, I)) + "x";
+        if (S.VsCopy)
+          Pct[I] = fmt(100 * V / R.refNGBs());
+      }
+      std::string Speedup;
+      if (Two && R.O[0].Status == "ok" && R.O[1].Status == "ok")
+        Speedup = fmt(median(R.O[1].Samples) / median(R.O[0].Samples)) + "x";
+      std::string Host = S.VsCopy ? fmt(R.refNGBs()) : "";
+      std::string Notes = rowNotes(R, Ps.size(), unsigned(N), R.refNGBs(), Bad);
+      std::printf("%7d %10s %8s %7s %10s %8s %7s %9s %7s  %s\n", N,
+                  Cell[0].c_str(), Vs[0].c_str(), Pct[0].c_str(),
+                  Cell[1].c_str(), Vs[1].c_str(), Pct[1].c_str(),
+                  Speedup.c_str(), Host.c_str(), Notes.c_str());
+      std::fflush(stdout);
+    }
+  }
+  return Bad;
+}
+
+/// --threads LIST: the worker counts, ascending, each once; "all" is 1, 2,
+/// 4, ... below MaxUnits and MaxUnits. Empty (and a message) when LIST is
+/// not a list of counts from 1 to MaxUnits.
+std::vector<int> workerCounts(const std::string &List, int MaxUnits) {
+  std::vector<int> Counts;
+  if (List == "all") {
+    for (int N = 1; N < MaxUnits; N *= 2)
+      Counts.push_back(N);
+    Counts.push_back(MaxUnits);
+    return Counts;
+  }
+  std::istringstream In(List);
+  for (std::string W; std::getline(In, W, ',');) {
+    char *End = nullptr;
+    long N = std::strtol(W.c_str(), &End, 10);
+    if (W.empty() || *End || N < 1) {
+      std::fprintf(stderr, "clcpu_bench: --threads: \"%s\" is not a count\n",
+                   W.c_str());
+      return {};
+    }
+    if (N > MaxUnits) {
+      std::fprintf(stderr,
+                   "clcpu_bench: --threads: %ld workers, but A's device has "
+                   "%d compute units\n",
+                   N, MaxUnits);
+      return {};
+    }
+    Counts.push_back(int(N));
+  }
+  std::sort(Counts.begin(), Counts.end());
+  Counts.erase(std::unique(Counts.begin(), Counts.end()), Counts.end());
+  return Counts;
+}
+
+/// The rows --threads runs unless --only names others.
+const char *const ScalingRows[] = {
+    "copy",    "vadd",          "saxpy", "barrier_stress",
+    "scan_wg", "scan_lookback", "nbody", "sgemm_tiled"};
+
 void usage() {
   std::fprintf(
       stderr,
       "usage: clcpu_bench [--a NAME] [--b NAME|none] [--reps N] [--quick]\n"
-      "                   [--only LIST] [--json FILE] [--list] [--tries]\n"
+      "                   [--only LIST] [--threads COUNTS] [--json FILE] "
+      "[--list] [--tries]\n"
       "  NAME: substring of the platform name (A: clcpu, B: Portable "
       "Computing Language)\n"
       "  LIST: comma-separated benchmark names (see --list)\n"
+      "  --threads COUNTS: scaling tables instead of the comparison: each "
+      "row on\n"
+      "           a sub-device of N compute units (clCreateSubDevices by "
+      "counts;\n"
+      "           the whole device at its maximum) for each N of COUNTS, "
+      "comma-\n"
+      "           separated (1,2,4,8,16), or \"all\" (1, 2, 4, ... and the "
+      "device's\n"
+      "           maximum); rows copy, vadd, saxpy, barrier_stress, scan_wg,\n"
+      "           scan_lookback, nbody, sgemm_tiled unless --only names "
+      "others;\n"
+      "           %%copy against the host copy with N threads\n"
+      "  --json FILE: write the results (with --threads, a \"scaling\" "
+      "array)\n"
       "  --tries: print every configuration the scans try and every\n"
-      "           repetition's time (stderr)\n");
+      "           repetition's time (stderr)\n"
+      "  Without --quick, the streaming and scan arrays are 4 x the "
+      "last-level cache\n"
+      "  (at least 16M elements; at most 1/24 of memory or the largest "
+      "allocation).\n");
+}
+
+void writeJsonPlatforms(std::ostream &Out, const std::vector<Platform *> &Ps) {
+  for (size_t I = 0; I < 2; ++I) {
+    Out << ",\n  \"" << (I ? "b" : "a") << "\": ";
+    if (I >= Ps.size()) {
+      Out << "null";
+      continue;
+    }
+    Out << "{\"name\": \"" << jsonEscape(Ps[I]->Name) << "\", \"version\": \""
+        << jsonEscape(Ps[I]->Version) << "\", \"device\": \""
+        << jsonEscape(Ps[I]->Device)
+        << "\", \"compute_units\": " << Ps[I]->ComputeUnits << "}";
+  }
+}
+
+void writeJsonBenchmarks(std::ostream &Out, const std::vector<Row> &Rows,
+                         size_t NumPlatforms) {
+  bool Two = NumPlatforms == 2;
+  Out << ",\n  \"benchmarks\": [";
+  for (size_t RI = 0; RI < Rows.size(); ++RI) {
+    const Row &R = Rows[RI];
+    const Spec &S = *R.S;
+    Out << (RI ? "," : "") << "\n    {\"name\": \"" << S.Name
+        << "\", \"unit\": \"" << S.Unit << "\", \"what\": \""
+        << jsonEscape(S.What)
+        << "\", \"higher_is_better\": " << (S.Work > 0 ? "true" : "false");
+    for (size_t I = 0; I < NumPlatforms; ++I) {
+      const Outcome &O = R.O[I];
+      Out << ",\n     \"" << (I ? "b" : "a") << "\": {\"status\": \""
+          << O.Status << "\", \"why\": \"" << jsonEscape(O.Why)
+          << "\", \"note\": \"" << jsonEscape(O.Note) << "\"";
+      if (O.Status == "ok") {
+        Out << ", \"value\": " << jsonNum(value(S, median(O.Samples)))
+            << ", \"median_s\": " << jsonNum(median(O.Samples));
+        if (S.VsCopy)
+          Out << ", \"fraction_of_copy\": "
+              << jsonNum(value(S, median(O.Samples)) / R.refGBs());
+        Out << ", \"samples_s\": [";
+        for (size_t J = 0; J < O.Samples.size(); ++J)
+          Out << (J ? ", " : "") << jsonNum(O.Samples[J]);
+        Out << "]";
+      }
+      Out << "}";
+    }
+    if (S.VsCopy)
+      Out << ",\n     \"host_copy_gbs\": " << jsonNum(R.refGBs());
+    if (!R.HostScanSeconds.empty())
+      Out << ",\n     \"host_lookback_scan_gbs\": "
+          << jsonNum(S.Work / median(R.HostScanSeconds));
+    Out << ",\n     \"speedup\": ";
+    if (Two && R.O[0].Status == "ok" && R.O[1].Status == "ok")
+      Out << jsonNum(median(R.O[1].Samples) / median(R.O[0].Samples));
+    else
+      Out << "null";
+    Out << "}";
+  }
+  Out << "\n  ]";
+}
+
+void writeJsonScaling(std::ostream &Out, const std::vector<ScaleRow> &Rows,
+                      const std::vector<int> &Counts, size_t NumPlatforms) {
+  bool Two = NumPlatforms == 2;
+  Out << ",\n  \"scaling_threads\": [";
+  for (size_t J = 0; J < Counts.size(); ++J)
+    Out << (J ? ", " : "") << Counts[J];
+  Out << "],\n  \"scaling_base_threads\": " << Counts[0]
+      << ",\n  \"scaling\": [";
+  bool First = true;
+  for (const ScaleRow &SR : Rows) {
+    const Spec &S = *SR.S;
+    for (size_t J = 0; J < SR.At.size(); ++J) {
+      const Row &R = SR.At[J];
+      Out << (First ? "" : ",") << "\n    {\"name\": \"" << S.Name
+          << "\", \"unit\": \"" << S.Unit << "\", \"threads\": " << Counts[J]
+          << ", \"higher_is_better\": " << (S.Work > 0 ? "true" : "false")
+          << ", \"vs_copy\": " << (S.VsCopy ? "true" : "false");
+      First = false;
+      for (size_t I = 0; I < 2; ++I) {
+        Out << ",\n     \"" << (I ? "b" : "a") << "\": ";
+        if (I >= NumPlatforms) {
+          Out << "null";
+          continue;
+        }
+        const Outcome &O = R.O[I];
+        Out << "{\"status\": \"" << O.Status << "\", \"why\": \""
+            << jsonEscape(O.Why) << "\", \"note\": \"" << jsonEscape(O.Note)
+            << "\"";
+        if (O.Status == "ok") {
+          double V = value(S, median(O.Samples));
+          double Up = scaleSpeedup(SR, J, I);
+          Out << ", \"value\": " << jsonNum(V)
+              << ", \"median_s\": " << jsonNum(median(O.Samples))
+              << ", \"speedup_vs_base\": " << (Up > 0 ? jsonNum(Up) : "null");
+          if (S.VsCopy)
+            Out << ", \"fraction_of_copy\": " << jsonNum(V / R.refNGBs());
+        }
+        Out << "}";
+      }
+      Out << ",\n     \"host_copy_gbs\": "
+          << (S.VsCopy ? jsonNum(R.refNGBs()) : "null");
+      if (!R.HostScanSeconds.empty()) {
+        double HostGBs = S.Work / median(R.HostScanSeconds);
+        Out << ",\n     \"host_lookback_scan_gbs\": " << jsonNum(HostGBs)
+            << ", \"host_lookback_scan_fraction_of_copy\": "
+            << jsonNum(HostGBs / R.refNGBs());
+      }
+      Out << ",\n     \"speedup\": ";
+      if (Two && R.O[0].Status == "ok" && R.O[1].Status == "ok")
+        Out << jsonNum(median(R.O[1].Samples) / median(R.O[0].Samples));
+      else
+        Out << "null";
+      Out << "}";
+    }
+  }
+  Out << "\n  ]";
 }
 
 } // namespace
 
 int main(int Argc, char **Argv) {
-  std::string QA = "clcpu", QB = "Portable Computing Language", Json, Only;
+  std::string QA = "clcpu", QB = "Portable Computing Language", Json, Only,
+              ThreadList;
   int Reps = 5;
   bool Quick = false, List = false;
   for (int I = 1; I < Argc; ++I) {
@@ -1843,6 +2338,8 @@ int main(int Argc, char **Argv) {
       Quick = true;
     else if (Arg == "--only")
       Only = Next();
+    else if (Arg == "--threads")
+      ThreadList = Next();
     else if (Arg == "--json")
       Json = Next();
     else if (Arg == "--list")
@@ -1858,31 +2355,38 @@ int main(int Argc, char **Argv) {
     usage();
     return 2;
   }
-  Sizes Sz = Quick ? quickSizes() : fullSizes();
-  std::vector<Spec> All = specs(Sz);
+  bool Scaling = !ThreadList.empty();
+  // Full sizes: every streaming and scan array 4 x the last-level cache, at
+  // most 1/24 of memory each (the largest row, vadd on two platforms, holds
+  // 14 such arrays) and the devices' largest allocation.
+  CacheSize Llc = lastLevelCache();
+  size_t Phys = physicalMemory();
+  size_t MaxArray = Phys ? Phys / 24 : ~size_t(0);
+  std::string MaxWhy = "1/24 of " + mib(Phys) + " of memory";
+  bool Capped = false;
+  Sizes Sz = Quick ? quickSizes() : fullSizes(Llc, MaxArray, Capped);
   if (List) {
-    for (const Spec &S : All)
+    for (const Spec &S : specs(Sz))
       std::printf("%-16s %-8s %s\n", S.Name.c_str(), S.Unit.c_str(),
                   S.What.c_str());
     return 0;
   }
-  std::vector<Row> Rows;
+  std::vector<std::string> Want;
   {
-    std::vector<std::string> Want;
     std::istringstream In(Only);
     for (std::string W; std::getline(In, W, ',');)
       if (!W.empty())
         Want.push_back(W);
+    std::vector<Spec> Names = specs(Sz);
     for (const std::string &W : Want)
-      if (std::none_of(All.begin(), All.end(),
+      if (std::none_of(Names.begin(), Names.end(),
                        [&](const Spec &S) { return S.Name == W; })) {
         std::fprintf(stderr, "clcpu_bench: unknown benchmark \"%s\"\n",
                      W.c_str());
         return 2;
       }
-    for (const Spec &S : All)
-      if (Want.empty() || std::count(Want.begin(), Want.end(), S.Name))
-        Rows.push_back(Row{&S, {}, {}, {}, {}, {}});
+    if (Want.empty() && Scaling)
+      Want.assign(std::begin(ScalingRows), std::end(ScalingRows));
   }
 
   Platform PA, PB;
@@ -1895,6 +2399,33 @@ int main(int Argc, char **Argv) {
     if (!openPlatform(*P))
       return 2;
   signal(SIGALRM, onAlarm);
+  std::vector<int> Counts;
+  if (Scaling) {
+    Counts = workerCounts(ThreadList, int(std::max(1u, PA.ComputeUnits)));
+    if (Counts.empty())
+      return 2;
+  }
+  if (!Quick) {
+    for (Platform *P : Ps) {
+      cl_ulong MaxAlloc = 0;
+      if (clGetDeviceInfo(P->Dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof MaxAlloc,
+                          &MaxAlloc, nullptr) == CL_SUCCESS &&
+          MaxAlloc > 0 && MaxAlloc < MaxArray) {
+        MaxArray = size_t(MaxAlloc);
+        MaxWhy = P->Label + "'s largest allocation, " + mib(MaxArray);
+      }
+    }
+    Capped = false;
+    Sz = fullSizes(Llc, MaxArray, Capped);
+  }
+  std::vector<Spec> All = specs(Sz);
+  std::vector<Row> Rows;
+  std::vector<ScaleRow> ScaleRows;
+  for (const Spec &S : All)
+    if (Want.empty() || std::count(Want.begin(), Want.end(), S.Name)) {
+      Rows.push_back(Row{&S, {}, {}, {}, {}, {}});
+      ScaleRows.push_back(ScaleRow{&S, {}});
+    }
 
   int Threads = std::max(1u, std::thread::hardware_concurrency());
   std::printf("clcpu_bench: %s, %d hardware threads; %d repetitions (A, B "
@@ -1905,8 +2436,29 @@ int main(int Argc, char **Argv) {
     std::printf("  %s = %s (%s; %s)%s\n", P->Label.c_str(), P->Name.c_str(),
                 P->Version.c_str(), P->Device.c_str(),
                 P->Collectives ? "" : " [no work-group collectives]");
-  HostCopy Copy = measureHostCopy(Quick ? size_t(8) << 20 : size_t(256) << 20,
-                                  std::max(Reps, 5));
+  // The header's host copy: 256 MiB, or 4 x the last-level cache if more,
+  // in two buffers of at most 1/8 of memory.
+  size_t CopyBytes = size_t(8) << 20;
+  if (!Quick) {
+    CopyBytes = std::max(size_t(256) << 20,
+                         (4 * Llc.Bytes + (size_t(1) << 20) - 1) >> 20 << 20);
+    if (Phys && CopyBytes > Phys / 8)
+      CopyBytes = std::max(size_t(256) << 20, Phys / 8 >> 20 << 20);
+  }
+  std::string LlcText = Llc.Bytes ? mib(Llc.Bytes) + " (" + Llc.From + ")"
+                                  : std::string("not found");
+  std::printf("  sizes: streaming arrays %s floats (%s each), scan %s ints "
+              "(%s each), host copy %s; last-level cache %s",
+              countStr(Sz.Stream).c_str(), mib(Sz.Stream * 4).c_str(),
+              countStr(size_t(Sz.Scan)).c_str(),
+              mib(size_t(Sz.Scan) * 4).c_str(), mib(CopyBytes).c_str(),
+              LlcText.c_str());
+  if (Quick)
+    std::printf("\n");
+  else
+    std::printf(", arrays 4 x that and at least 16M elements%s\n",
+                Capped ? (", capped at " + MaxWhy).c_str() : "");
+  HostCopy Copy = measureHostCopy(CopyBytes, std::max(Reps, 5));
   std::printf("  host copy %zu MiB, non-temporal stores: %.2f GB/s (1 thread), "
               "%.2f GB/s (%d threads); memcpy %.2f GB/s (1 thread)\n"
               "  host copy bandwidth (reference for %%copy): %.2f GB/s\n",
@@ -1924,69 +2476,67 @@ int main(int Argc, char **Argv) {
               Copy.AddBytes >> 20, Copy.Threads, Copy.AddGBs,
               100.0 * Copy.AddGBs / Copy.StreamGBs);
   std::printf("  GB/s counts bytes read + bytes written (copy 8, vadd and "
-              "saxpy 12, reduce 4, scans 8 bytes per element);\n"
-              "  %%copy = GB/s / host copy GB/s, the host copy (%zu MiB, "
-              "non-temporal) re-measured\n"
-              "  after A and B in every repetition of that row (column "
-              "host: its median);\n"
-              "  speedup = B time / A time (> 1: A is faster)\n\n",
-              RowRef.Bytes >> 20);
-  bool Two = Ps.size() == 2;
-  std::printf("%-16s %-8s %10s %10s %9s %7s %7s %7s  %s\n", "benchmark", "unit",
-              "A", Two ? "B" : "", Two ? "speedup" : "", "A%copy",
-              Two ? "B%copy" : "", "host", "notes");
-  std::fflush(stdout);
+              "saxpy 12, reduce 4, scans 8 bytes per element);\n");
+  // A row runs for up to 120 + 30 s per repetition at the fixed sizes, in
+  // proportion beyond them.
+  size_t SizeScale = std::max({size_t(1), Sz.Stream / FixedStream,
+                               size_t(Sz.Scan) / size_t(FixedScan)});
+  unsigned TimeoutS = unsigned(120 + 30 * Reps) * unsigned(SizeScale);
 
   bool Bad = false;
-  for (Row &R : Rows) {
-    runRow(R, Ps, Reps);
-    const Spec &S = *R.S;
-    std::string Cell[2], PctCell[2], Notes;
-    for (size_t I = 0; I < Ps.size(); ++I) {
-      const Outcome &O = R.O[I];
-      if (O.Status == "ok") {
-        double V = value(S, median(O.Samples));
-        Cell[I] = fmt(V);
-        if (S.VsCopy)
-          PctCell[I] = fmt(100 * V / R.refGBs());
-      } else {
-        Cell[I] = O.Status;
-      }
-      std::string Why = O.Status == "ok" ? O.Note : O.Why;
-      if (O.Status == "ok" && S.Crossings > 0) {
-        // Each hardware thread crosses its share of the barriers.
-        double Ns = median(O.Samples) * 1e9 *
-                    std::max(1u, std::thread::hardware_concurrency()) /
-                    S.Crossings;
-        Why += (Why.empty() ? "" : ", ") + fmt(Ns) +
-               " ns per work-item per barrier per thread";
-      }
-      if (!Why.empty())
-        Notes += (Notes.empty() ? "" : "; ") + Ps[I]->Label + ": " + Why;
-      if (O.Status == "FAIL" || (I == 0 && O.Status != "ok"))
-        Bad = true;
-    }
-    if (!R.HostScanSeconds.empty()) {
-      // The same algorithm on the host: this machine's ceiling for it.
-      double HostGBs = S.Work / median(R.HostScanSeconds);
-      Notes += (Notes.empty() ? "" : "; ") +
-               std::string("host look-back scan (") + R.HostScanWhat +
-               "): " + fmt(HostGBs) +
-               " GB/s = " + fmt(100 * HostGBs / R.refGBs()) + "% of host copy";
-      if (R.O[0].Status == "ok")
-        Notes += ", " + Ps[0]->Label + " = " +
-                 fmt(100 * value(S, median(R.O[0].Samples)) / HostGBs) +
-                 "% of it";
-    }
-    std::string Speedup;
-    if (Two && R.O[0].Status == "ok" && R.O[1].Status == "ok")
-      Speedup = fmt(median(R.O[1].Samples) / median(R.O[0].Samples)) + "x";
-    std::string Host = S.VsCopy ? fmt(R.refGBs()) : "";
-    std::printf("%-16s %-8s %10s %10s %9s %7s %7s %7s  %s\n", S.Name.c_str(),
-                S.Unit.c_str(), Cell[0].c_str(), Cell[1].c_str(),
-                Speedup.c_str(), PctCell[0].c_str(), PctCell[1].c_str(),
-                Host.c_str(), Notes.c_str());
+  bool Two = Ps.size() == 2;
+  if (Scaling) {
+    std::printf(
+        "  each row on a sub-device of N compute units (clCreateSubDevices, "
+        "by counts; the whole device at its maximum), N = %s;\n"
+        "  A vs %d = A's time on %d worker%s / A's time on N (likewise "
+        "B); speedup = B time / A time (> 1: A is faster);\n"
+        "  %%copy = GB/s / host copy GB/s with N threads, the host copy (%s, "
+        "non-temporal) re-measured\n"
+        "  after A and B in every repetition of that row (column host: its "
+        "median)\n",
+        ThreadList.c_str(), Counts[0], Counts[0], Counts[0] == 1 ? "" : "s",
+        mib(RowRef.Bytes).c_str());
     std::fflush(stdout);
+    Bad = runScaling(ScaleRows, Ps, Counts, Reps, TimeoutS);
+  } else {
+    std::printf("  %%copy = GB/s / host copy GB/s, the host copy (%s, "
+                "non-temporal) re-measured\n"
+                "  after A and B in every repetition of that row (column "
+                "host: its median);\n"
+                "  speedup = B time / A time (> 1: A is faster)\n\n",
+                mib(RowRef.Bytes).c_str());
+    std::printf("%-16s %-8s %10s %10s %9s %7s %7s %7s  %s\n", "benchmark",
+                "unit", "A", Two ? "B" : "", Two ? "speedup" : "", "A%copy",
+                Two ? "B%copy" : "", "host", "notes");
+    std::fflush(stdout);
+    for (Row &R : Rows) {
+      runRow(R, Ps, Reps, TimeoutS, {1, Copy.Threads});
+      const Spec &S = *R.S;
+      std::string Cell[2], PctCell[2];
+      for (size_t I = 0; I < Ps.size(); ++I) {
+        const Outcome &O = R.O[I];
+        if (O.Status == "ok") {
+          double V = value(S, median(O.Samples));
+          Cell[I] = fmt(V);
+          if (S.VsCopy)
+            PctCell[I] = fmt(100 * V / R.refGBs());
+        } else {
+          Cell[I] = O.Status;
+        }
+      }
+      std::string Notes =
+          rowNotes(R, Ps.size(), unsigned(Threads), R.refGBs(), Bad);
+      std::string Speedup;
+      if (Two && R.O[0].Status == "ok" && R.O[1].Status == "ok")
+        Speedup = fmt(median(R.O[1].Samples) / median(R.O[0].Samples)) + "x";
+      std::string Host = S.VsCopy ? fmt(R.refGBs()) : "";
+      std::printf("%-16s %-8s %10s %10s %9s %7s %7s %7s  %s\n", S.Name.c_str(),
+                  S.Unit.c_str(), Cell[0].c_str(), Cell[1].c_str(),
+                  Speedup.c_str(), PctCell[0].c_str(), PctCell[1].c_str(),
+                  Host.c_str(), Notes.c_str());
+      std::fflush(stdout);
+    }
   }
 
   if (!Json.empty()) {
@@ -1994,6 +2544,10 @@ int main(int Argc, char **Argv) {
     Out << "{\n  \"cpu\": \"" << jsonEscape(cpuModel())
         << "\",\n  \"threads\": " << Threads << ",\n  \"reps\": " << Reps
         << ",\n  \"quick\": " << (Quick ? "true" : "false")
+        << ",\n  \"llc_bytes\": " << Llc.Bytes
+        << ",\n  \"stream_floats\": " << Sz.Stream
+        << ",\n  \"scan_ints\": " << Sz.Scan
+        << ",\n  \"host_copy_bytes\": " << Copy.Bytes
         << ",\n  \"host_copy_gbs\": " << jsonNum(Copy.StreamGBs)
         << ",\n  \"host_copy_nt_1thread_gbs\": " << jsonNum(Copy.Stream1GBs)
         << ",\n  \"host_copy_nt_threads_gbs\": " << jsonNum(Copy.StreamNGBs)
@@ -2001,55 +2555,12 @@ int main(int Argc, char **Argv) {
         << ",\n  \"host_vadd_gbs\": " << jsonNum(Copy.AddGBs)
         << ",\n  \"gbs_convention\": \"bytes read + bytes written\""
         << ",\n  \"speedup_convention\": \"B time / A time\"";
-    for (size_t I = 0; I < 2; ++I) {
-      Out << ",\n  \"" << (I ? "b" : "a") << "\": ";
-      if (I >= Ps.size()) {
-        Out << "null";
-        continue;
-      }
-      Out << "{\"name\": \"" << jsonEscape(Ps[I]->Name) << "\", \"version\": \""
-          << jsonEscape(Ps[I]->Version) << "\", \"device\": \""
-          << jsonEscape(Ps[I]->Device) << "\"}";
-    }
-    Out << ",\n  \"benchmarks\": [";
-    for (size_t RI = 0; RI < Rows.size(); ++RI) {
-      const Row &R = Rows[RI];
-      const Spec &S = *R.S;
-      Out << (RI ? "," : "") << "\n    {\"name\": \"" << S.Name
-          << "\", \"unit\": \"" << S.Unit << "\", \"what\": \""
-          << jsonEscape(S.What)
-          << "\", \"higher_is_better\": " << (S.Work > 0 ? "true" : "false");
-      for (size_t I = 0; I < Ps.size(); ++I) {
-        const Outcome &O = R.O[I];
-        Out << ",\n     \"" << (I ? "b" : "a") << "\": {\"status\": \""
-            << O.Status << "\", \"why\": \"" << jsonEscape(O.Why)
-            << "\", \"note\": \"" << jsonEscape(O.Note) << "\"";
-        if (O.Status == "ok") {
-          Out << ", \"value\": " << jsonNum(value(S, median(O.Samples)))
-              << ", \"median_s\": " << jsonNum(median(O.Samples));
-          if (S.VsCopy)
-            Out << ", \"fraction_of_copy\": "
-                << jsonNum(value(S, median(O.Samples)) / R.refGBs());
-          Out << ", \"samples_s\": [";
-          for (size_t J = 0; J < O.Samples.size(); ++J)
-            Out << (J ? ", " : "") << jsonNum(O.Samples[J]);
-          Out << "]";
-        }
-        Out << "}";
-      }
-      if (S.VsCopy)
-        Out << ",\n     \"host_copy_gbs\": " << jsonNum(R.refGBs());
-      if (!R.HostScanSeconds.empty())
-        Out << ",\n     \"host_lookback_scan_gbs\": "
-            << jsonNum(S.Work / median(R.HostScanSeconds));
-      Out << ",\n     \"speedup\": ";
-      if (Two && R.O[0].Status == "ok" && R.O[1].Status == "ok")
-        Out << jsonNum(median(R.O[1].Samples) / median(R.O[0].Samples));
-      else
-        Out << "null";
-      Out << "}";
-    }
-    Out << "\n  ]\n}\n";
+    writeJsonPlatforms(Out, Ps);
+    if (Scaling)
+      writeJsonScaling(Out, ScaleRows, Counts, Ps.size());
+    else
+      writeJsonBenchmarks(Out, Rows, Ps.size());
+    Out << "\n}\n";
     if (!Out) {
       std::fprintf(stderr, "clcpu_bench: writing %s failed\n", Json.c_str());
       return 2;

@@ -23,6 +23,9 @@ def main():
         sys.exit(__doc__)
     with open(sys.argv[1]) as f:
         data = json.load(f)
+    if "benchmarks" not in data:
+        sys.exit("plot.py: the JSON has no \"benchmarks\" array (a --threads "
+                 "run? bench/plot_scaling.py charts those)")
     if not data.get("b"):
         sys.exit("plot.py: the JSON has one platform only (--b none)")
     a, b = (short(data[p]["name"]) for p in ("a", "b"))
