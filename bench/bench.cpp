@@ -33,6 +33,7 @@
 #include <functional>
 #include <memory>
 #include <random>
+#include <sched.h>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -1641,10 +1642,20 @@ struct HostCopy {
   size_t Bytes = 0;
 };
 
+/// The CPUs this process may run on (taskset, cgroup cpusets): the host
+/// references use one thread each, as the drivers' devices do.
+int usableCpus() {
+  cpu_set_t Set;
+  CPU_ZERO(&Set);
+  if (sched_getaffinity(0, sizeof Set, &Set) == 0 && CPU_COUNT(&Set) > 0)
+    return CPU_COUNT(&Set);
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 HostCopy measureHostCopy(size_t Bytes, int Reps) {
   HostCopy H;
   H.Bytes = Bytes;
-  H.Threads = std::max(1u, std::thread::hardware_concurrency());
+  H.Threads = usableCpus();
   auto *Src = static_cast<float *>(std::aligned_alloc(64, Bytes));
   auto *Dst = static_cast<float *>(std::aligned_alloc(64, Bytes));
   for (size_t I = 0; I < Bytes / 4; ++I)
@@ -2427,11 +2438,11 @@ int main(int Argc, char **Argv) {
       ScaleRows.push_back(ScaleRow{&S, {}});
     }
 
-  int Threads = std::max(1u, std::thread::hardware_concurrency());
-  std::printf("clcpu_bench: %s, %d hardware threads; %d repetitions (A, B "
-              "interleaved), medians%s\n",
-              cpuModel().c_str(), Threads, Reps,
-              Quick ? "; --quick sizes" : "");
+  int Threads = usableCpus();
+  std::printf(
+      "clcpu_bench: %s, %d usable hardware threads; %d repetitions (A, B "
+      "interleaved), medians%s\n",
+      cpuModel().c_str(), Threads, Reps, Quick ? "; --quick sizes" : "");
   for (Platform *P : Ps)
     std::printf("  %s = %s (%s; %s)%s\n", P->Label.c_str(), P->Name.c_str(),
                 P->Version.c_str(), P->Device.c_str(),
