@@ -3,6 +3,7 @@
 
 #include "runtime/Info.h"
 #include "runtime/Object.h"
+#include "scheduler/CommandMemory.h"
 
 #include <atomic>
 #include <functional>
@@ -30,7 +31,8 @@ using EventCallbackFn = void(CL_CALLBACK *)(cl_event, cl_int, void *);
 ///
 /// Thread-safe. `Lock` guards Dependents and Callbacks; callbacks and the
 /// work run with no lock held.
-class Event : public Object<Event, _cl_event, ObjectKind::Event> {
+class Event : public Object<Event, _cl_event, ObjectKind::Event>,
+              public CommandMemory {
 public:
   /// A command of type \p Type on \p Q, status CL_QUEUED.
   Event(CommandQueue *Q, cl_command_type Type, std::function<cl_int()> Work);

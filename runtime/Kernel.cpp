@@ -5,6 +5,7 @@
 #include "runtime/Device.h"
 #include "runtime/Program.h"
 #include "runtime/Topology.h"
+#include "scheduler/CommandMemory.h"
 #include "scheduler/Executor.h"
 #include "scheduler/Fiber.h"
 #include "scheduler/NDRange.h"
@@ -20,15 +21,15 @@ constexpr size_t ArgAlign = 128; // enough for any vector type's alignment
 
 size_t roundUp(size_t N, size_t A) { return (N + A - 1) / A * A; }
 
+// A launch's memory is made by the enqueuing thread and freed by the worker
+// that ran it: command memory (scheduler/CommandMemory.h).
 struct AlignedFree {
-  void operator()(void *P) const { std::free(P); }
+  void operator()(void *P) const { freeCommandMemory(P, ArgAlign); }
 };
 using AlignedBlock = std::unique_ptr<unsigned char, AlignedFree>;
 
 AlignedBlock alignedBlock(size_t N) {
-  void *P = std::aligned_alloc(ArgAlign, roundUp(N ? N : 1, ArgAlign));
-  if (!P)
-    throw std::bad_alloc();
+  void *P = allocateCommandMemory(roundUp(N ? N : 1, ArgAlign), ArgAlign);
   std::memset(P, 0, roundUp(N ? N : 1, ArgAlign));
   return AlignedBlock(static_cast<unsigned char *>(P));
 }
@@ -51,10 +52,11 @@ struct Launch {
   std::shared_ptr<const compiler::CompiledProgram> Exe; // keeps the code
   Executor *Exec = nullptr;
   NDRangeJob Job;
-  AlignedBlock Storage;             // one ArgAlign slot per argument
-  std::vector<AlignedBlock> Blocks; // large by-value arguments
-  std::vector<void *> ArgPtrs;
-  std::vector<MemRef> Buffers;
+  template <typename T> using Vector = std::vector<T, CommandAllocator<T>>;
+  AlignedBlock Storage;        // one ArgAlign slot per argument
+  Vector<AlignedBlock> Blocks; // large by-value arguments
+  Vector<void *> ArgPtrs;
+  Vector<MemRef> Buffers;
 
   cl_int run() {
     Job.Args = ArgPtrs.data();
@@ -63,6 +65,21 @@ struct Launch {
     // memory is per thread, __local arguments included.
     runNDRange(Exec->arena(), Exec->threads(), Job, &Exec->helperPark());
     return CL_SUCCESS;
+  }
+};
+/// The command's work: std::function stores it on the heap (a shared_ptr
+/// is not trivially copyable), as command memory.
+struct LaunchWork : CommandMemory {
+  std::shared_ptr<Launch> L;
+  explicit LaunchWork(std::shared_ptr<Launch> L) : L(std::move(L)) {}
+  cl_int operator()() const {
+    cl_int Err = L->run();
+    // Drop the references before the command completes, so that the last
+    // one (which may free the JIT'd code) goes before anyone waiting on the
+    // command wakes up, never later on this worker thread.
+    L->Buffers.clear();
+    L->Exe.reset();
+    return Err;
   }
 };
 } // namespace
@@ -275,7 +292,7 @@ void Kernel::chooseLocalSize(LaunchDescription &R, size_t MaxTotal,
 cl_int Kernel::enqueue(CommandQueue *Q, cl_command_type Type,
                        const LaunchDescription &R, cl_uint NumEvents,
                        const cl_event *WaitList, cl_event *Event) {
-  auto L = std::make_shared<Launch>();
+  auto L = std::allocate_shared<Launch>(CommandAllocator<Launch>());
   L->Exe = Exe;
   L->Exec = &Q->executor();
   NDRangeJob &J = L->Job;
@@ -366,16 +383,7 @@ cl_int Kernel::enqueue(CommandQueue *Q, cl_command_type Type,
                     std::to_string(MaxKernelStack) + " a thread may reserve",
                 context());
   return Q->enqueue(Type, NumEvents, WaitList, Event, /*Blocking=*/false,
-                    [L]() -> cl_int {
-                      cl_int Err = L->run();
-                      // Drop the references before the command completes, so
-                      // that the last one (which may free the JIT'd code)
-                      // goes before anyone waiting on the command wakes up,
-                      // never later on this worker thread.
-                      L->Buffers.clear();
-                      L->Exe.reset();
-                      return Err;
-                    });
+                    LaunchWork{std::move(L)});
 }
 
 cl_int Kernel::getInfo(cl_kernel_info Param, InfoOut Out) const {
