@@ -15,15 +15,16 @@
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/TargetParser/Host.h>
 
 #include <algorithm>
 #include <string_view>
 
-#ifndef CLCPU_CLANG_RESOURCE_DIR
-#error "CLCPU_CLANG_RESOURCE_DIR must name Clang's resource directory"
-#endif
+// Clang's opencl-c-base.h, embedded at build time (builtins/Embed.cpp.in).
+extern "C" const char clcpu_opencl_c_base_h[];
+extern "C" const unsigned long long clcpu_opencl_c_base_h_size;
 
 namespace clcpu::compiler {
 
@@ -115,6 +116,11 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &Ctx,
   // that #include "name" finds a header next to its includer.
   static const std::string VirtualDir = "/clcpu-program/";
   static const std::string InputName = VirtualDir + "input.cl";
+  // Clang's resource directory, of which a program's compilation reads one
+  // header (opencl-c-base.h, through -finclude-default-header): served from
+  // the copy embedded in the driver, so that it needs no Clang development
+  // package where it is installed.
+  static const std::string ResourceDir = "/clcpu-clang-resource";
   std::vector<std::string> Args = {"-triple",
                                    llvm::sys::getDefaultTargetTriple(),
                                    "-target-cpu", hostCpuName()};
@@ -127,8 +133,8 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &Ctx,
   Args.insert(Args.end(),
               {"-x", "cl", "-cl-std=" + Opts.ClStd, "-finclude-default-header",
                "-fdeclare-opencl-builtins", "-O2", "-disable-llvm-passes",
-               "-resource-dir", CLCPU_CLANG_RESOURCE_DIR, "-internal-isystem",
-               std::string(CLCPU_CLANG_RESOURCE_DIR) + "/include"});
+               "-resource-dir", ResourceDir, "-internal-isystem",
+               ResourceDir + "/include"});
   // OpenCL C 6.12 (preprocessor macros): "__OPENCL_VERSION__ substitutes an
   // integer reflecting the version number of the OpenCL supported by the
   // OpenCL device": CL_DEVICE_VERSION is "OpenCL 3.0 ...". Clang leaves it
@@ -174,6 +180,20 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &Ctx,
   clang::CompilerInstance CI;
   CI.setInvocation(std::move(Inv));
   CI.createDiagnostics(&Printer, /*ShouldOwnClient=*/false);
+  // Header search skips directories that do not exist: the resource
+  // directory exists in an in-memory file system laid over the real one
+  // (where -I directories and #include paths of the application live).
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> Resource(
+      new llvm::vfs::InMemoryFileSystem);
+  Resource->addFile(
+      ResourceDir + "/include/opencl-c-base.h", 0,
+      llvm::MemoryBuffer::getMemBuffer(
+          llvm::StringRef(clcpu_opencl_c_base_h, clcpu_opencl_c_base_h_size),
+          "opencl-c-base.h", /*RequiresNullTerminator=*/false));
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> Files(
+      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+  Files->pushOverlay(Resource);
+  CI.createFileManager(Files);
   CI.setVerboseOutputStream(DiagOS); // "1 error generated." goes to the log
 
   std::unique_ptr<llvm::Module> M;
