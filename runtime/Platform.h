@@ -33,7 +33,8 @@ private:
 /// The platform's version strings and extension list.
 inline constexpr const char *PlatformName = "clcpu";
 inline constexpr const char *PlatformVendor = "clcpu project";
-inline constexpr const char *DriverVersionString = "0.1.0";
+/// project(VERSION) in CMakeLists.txt, the one place the version is set.
+inline constexpr const char *DriverVersionString = CLCPU_VERSION;
 
 } // namespace clcpu
 

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# README command (1): set up, build, register the driver with the system ICD
-# loader (/etc/OpenCL/vendors/clcpu.icd), then run real OpenCL programs
-# through that loader and show what they print.
+# README command (1): set up, build the driver and the examples (not the
+# test suite), make the Debian package and install it (it registers the
+# driver with the system ICD loader), then run real OpenCL programs through
+# that loader and show what they print.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/build.sh
+EXAMPLES="saxpy scan compact radix_sort segmented_scan matmul"
+CLCPU_BUILD_TARGETS="clcpu $EXAMPLES" ./scripts/build.sh
 BUILD_DIR=${CLCPU_BUILD_DIR:-build}
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-$SUDO cmake --install "$BUILD_DIR" --prefix /usr/local
-$SUDO ldconfig || true
+rm -f "$BUILD_DIR"/clcpu_*.deb
+(cd "$BUILD_DIR" && cpack -G DEB)
+$SUDO apt-get install -y "$(realpath "$BUILD_DIR"/clcpu_*.deb)"
 
 echo
 echo "== clinfo -l (system ICD loader, every registered platform) =="
@@ -20,8 +23,7 @@ OCL_ICD_VENDORS=/etc/OpenCL/vendors/clcpu.icd clinfo
 
 echo
 echo "== examples, through the system ICD loader =="
-"$BUILD_DIR/examples/saxpy/saxpy"
-for EXAMPLE in scan compact radix_sort segmented_scan matmul; do
+for EXAMPLE in $EXAMPLES; do
   echo
   "$BUILD_DIR/examples/$EXAMPLE/$EXAMPLE"
 done

@@ -9,6 +9,7 @@ PACKAGES=(
   opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 clinfo
   libtbb-dev libhwloc-dev libboost-context-dev libboost-dev libsleef-dev
   catch2 python3 python3-matplotlib
+  file  # cpack -G DEB finds the ELF files it computes Depends from
 )
 
 missing=()
