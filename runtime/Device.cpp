@@ -7,6 +7,7 @@
 #include "scheduler/Executor.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 namespace clcpu {
@@ -48,6 +49,24 @@ constexpr cl_device_affinity_domain AllDomains[] = {
 constexpr size_t MaxWorkGroupSize = 4096;
 constexpr cl_uint MemBaseAddrAlignBits = 1024; // 128 bytes: one AVX-512 pair
 constexpr cl_ulong LocalMemSize = 64 * 1024;
+
+/// A UUID that depends on \p Key alone: two 64-bit FNV-1a hashes of it
+/// (different offset bases), with the version and variant bits of RFC 9562's
+/// custom UUIDs (version 8).
+std::array<cl_uchar, CL_UUID_SIZE_KHR> stableUuid(const std::string &Key) {
+  std::array<cl_uchar, CL_UUID_SIZE_KHR> U{};
+  uint64_t Bases[2] = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
+  for (unsigned H = 0; H < 2; ++H) {
+    uint64_t V = Bases[H];
+    for (unsigned char C : Key)
+      V = (V ^ C) * 0x100000001b3ull;
+    for (unsigned B = 0; B < 8; ++B)
+      U[H * 8 + B] = static_cast<cl_uchar>(V >> (8 * B));
+  }
+  U[6] = static_cast<cl_uchar>((U[6] & 0x0f) | 0x80);
+  U[8] = static_cast<cl_uchar>((U[8] & 0x3f) | 0x80);
+  return U;
+}
 
 /// Worker threads for a device of \p Cpus CPUs: one per CPU, at most what
 /// the process's CPU quota pays for; CLCPU_NUM_THREADS chooses fewer.
@@ -418,6 +437,34 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
     return Out.value<cl_version>(CL_MAKE_VERSION(3, 0, 0));
   case CL_DEVICE_OPENCL_C_VERSION:
     return Out.string("OpenCL C 1.2 clcpu");
+  // cl_khr_extended_versioning: "the OpenCL C version supported by the
+  // device", as CL_DEVICE_OPENCL_C_VERSION names it.
+  case CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR:
+    return Out.value<cl_version_khr>(CL_MAKE_VERSION_KHR(1, 2, 0));
+  // cl_khr_device_uuid: the UUIDs name the device (its CPU and its CPUs, so
+  // sub-devices differ) and the driver (its version); the same in every
+  // process on the same machine. A LUID is a Windows adapter's: none here.
+  case CL_DEVICE_UUID_KHR: {
+    std::string Key = "clcpu device\n" + T.cpuVendor() + "\n" + T.cpuModel() +
+                      "\n" + isaName(Isa) + "\n";
+    for (unsigned C : Cpus)
+      Key += std::to_string(C) + ",";
+    std::array<cl_uchar, CL_UUID_SIZE_KHR> U = stableUuid(Key);
+    return Out.bytes(U.data(), U.size());
+  }
+  case CL_DRIVER_UUID_KHR: {
+    std::array<cl_uchar, CL_UUID_SIZE_KHR> U =
+        stableUuid(std::string("clcpu driver\n") + DriverVersionString);
+    return Out.bytes(U.data(), U.size());
+  }
+  case CL_DEVICE_LUID_VALID_KHR:
+    return Out.value<cl_bool>(CL_FALSE);
+  case CL_DEVICE_LUID_KHR: {
+    cl_uchar Luid[CL_LUID_SIZE_KHR] = {};
+    return Out.bytes(Luid, sizeof Luid);
+  }
+  case CL_DEVICE_NODE_MASK_KHR:
+    return Out.value<cl_uint>(0);
   case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
     return Out.array(nameVersions(OpenCLCVersions));
   case CL_DEVICE_OPENCL_C_FEATURES:

@@ -23,6 +23,7 @@ cl_ulong Platform::hostTimeNs() {
 namespace {
 const NamedVersion PlatformExtensions[] = {
     {"cl_khr_icd", CL_MAKE_VERSION(1, 0, 0)},
+    {"cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0)},
 };
 } // namespace
 

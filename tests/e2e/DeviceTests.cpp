@@ -120,8 +120,87 @@ const cl_device_info AllDeviceQueries[] = {
     CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED,
     CL_DRIVER_VERSION,
     CL_DEVICE_HALF_FP_CONFIG,
+    // cl_khr_extended_versioning, cl_khr_device_uuid
+    CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR,
+    CL_DEVICE_UUID_KHR,
+    CL_DRIVER_UUID_KHR,
+    CL_DEVICE_LUID_VALID_KHR,
+    CL_DEVICE_LUID_KHR,
+    CL_DEVICE_NODE_MASK_KHR,
 };
+
+bool hasExtension(cl_device_id D, const std::string &Name) {
+  std::istringstream In(deviceString(D, CL_DEVICE_EXTENSIONS));
+  for (std::string E; In >> E;)
+    if (E == Name)
+      return true;
+  return false;
+}
+
+std::vector<cl_uchar> uuid(cl_device_id D, cl_device_info Q) {
+  std::vector<cl_uchar> U(CL_UUID_SIZE_KHR);
+  size_t Size = 0;
+  REQUIRE(clGetDeviceInfo(D, Q, U.size(), U.data(), &Size) == CL_SUCCESS);
+  CHECK(Size == CL_UUID_SIZE_KHR);
+  return U;
+}
 } // namespace
+
+TEST_CASE("cl_khr_extended_versioning: the platform and device list it; the "
+          "OpenCL C numeric version matches CL_DEVICE_OPENCL_C_VERSION",
+          "[device]") {
+  cl_device_id D = clcpuDevice();
+  REQUIRE(D);
+  CHECK(hasExtension(D, "cl_khr_extended_versioning"));
+  char Ext[1024] = {};
+  REQUIRE(clGetPlatformInfo(clcpuPlatform(), CL_PLATFORM_EXTENSIONS, sizeof Ext,
+                            Ext, nullptr) == CL_SUCCESS);
+  CHECK(std::string(Ext).find("cl_khr_extended_versioning") !=
+        std::string::npos);
+  cl_version_khr V =
+      deviceInfo<cl_version_khr>(D, CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR);
+  // "OpenCL C <major>.<minor> ..."
+  std::string S = deviceString(D, CL_DEVICE_OPENCL_C_VERSION);
+  CHECK(S.rfind("OpenCL C " + std::to_string(CL_VERSION_MAJOR_KHR(V)) + "." +
+                    std::to_string(CL_VERSION_MINOR_KHR(V)) + " ",
+                0) == 0);
+  CHECK(deviceInfo<cl_version_khr>(D, CL_DEVICE_NUMERIC_VERSION_KHR) ==
+        CL_MAKE_VERSION_KHR(3, 0, 0));
+}
+
+TEST_CASE("cl_khr_device_uuid: stable UUIDs, one per device (sub-devices "
+          "differ), one per driver; no LUID",
+          "[device]") {
+  cl_device_id D = clcpuDevice();
+  REQUIRE(D);
+  CHECK(hasExtension(D, "cl_khr_device_uuid"));
+  std::vector<cl_uchar> Dev = uuid(D, CL_DEVICE_UUID_KHR);
+  std::vector<cl_uchar> Drv = uuid(D, CL_DRIVER_UUID_KHR);
+  CHECK(Dev == uuid(D, CL_DEVICE_UUID_KHR));
+  CHECK(Dev != Drv);
+  CHECK(Dev != std::vector<cl_uchar>(CL_UUID_SIZE_KHR, 0));
+  CHECK(deviceInfo<cl_bool>(D, CL_DEVICE_LUID_VALID_KHR) == CL_FALSE);
+  size_t Size = 0;
+  REQUIRE(clGetDeviceInfo(D, CL_DEVICE_LUID_KHR, 0, nullptr, &Size) ==
+          CL_SUCCESS);
+  CHECK(Size == CL_LUID_SIZE_KHR);
+  // A UUID buffer one byte short: CL_INVALID_VALUE.
+  cl_uchar Short[CL_UUID_SIZE_KHR - 1];
+  CHECK(clGetDeviceInfo(D, CL_DEVICE_UUID_KHR, sizeof Short, Short, nullptr) ==
+        CL_INVALID_VALUE);
+  if (deviceInfo<cl_uint>(D, CL_DEVICE_MAX_COMPUTE_UNITS) < 2)
+    return;
+  cl_device_partition_property Props[] = {
+      CL_DEVICE_PARTITION_BY_COUNTS, 1, 1,
+      CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0};
+  cl_device_id Subs[2] = {};
+  REQUIRE(clCreateSubDevices(D, Props, 2, Subs, nullptr) == CL_SUCCESS);
+  CHECK(uuid(Subs[0], CL_DEVICE_UUID_KHR) != Dev);
+  CHECK(uuid(Subs[0], CL_DEVICE_UUID_KHR) != uuid(Subs[1], CL_DEVICE_UUID_KHR));
+  CHECK(uuid(Subs[0], CL_DRIVER_UUID_KHR) == Drv);
+  for (cl_device_id S : Subs)
+    clReleaseDevice(S);
+}
 
 TEST_CASE("4.2: one CPU device; every OpenCL 3.0 device query answers",
           "[device]") {
