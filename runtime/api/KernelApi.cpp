@@ -155,24 +155,19 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(
 }
 
 namespace {
-/// The checks of clEnqueueNDRangeKernel (also clEnqueueTask), then the
-/// launch.
-cl_int enqueueNDRange(cl_command_queue command_queue, cl_kernel kernel,
-                      cl_uint work_dim, const size_t *global_work_offset,
-                      const size_t *global_work_size,
-                      const size_t *local_work_size,
-                      cl_uint num_events_in_wait_list,
-                      const cl_event *event_wait_list, cl_event *event,
-                      cl_command_type Type) {
+/// The checks clEnqueueNDRangeKernel and clGetKernelSuggestedLocalWorkSizeKHR
+/// share: the queue, the kernel, its executable and arguments, work_dim.
+cl_int checkLaunch(cl_command_queue command_queue, cl_kernel kernel,
+                   cl_uint work_dim, CommandQueue *&Q, Kernel *&K) {
   // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
   // command-queue.
-  CommandQueue *Q = CommandQueue::fromHandle(command_queue);
+  Q = CommandQueue::fromHandle(command_queue);
   if (!Q)
     return fail(CL_INVALID_COMMAND_QUEUE,
                 "command_queue is not a valid command-queue");
   Context *C = Q->context();
   // CL_INVALID_KERNEL if kernel is not a valid kernel object.
-  Kernel *K = Kernel::fromHandle(kernel);
+  K = Kernel::fromHandle(kernel);
   if (!K)
     return fail(CL_INVALID_KERNEL, "kernel is not a valid kernel", C);
   // CL_INVALID_CONTEXT if context associated with command_queue and kernel
@@ -201,18 +196,17 @@ cl_int enqueueNDRange(cl_command_queue command_queue, cl_kernel kernel,
     return fail(CL_INVALID_WORK_DIMENSION,
                 "work_dim " + std::to_string(work_dim) + " is not 1, 2 or 3",
                 C);
-  // OpenCL 2.1 and later: "If global_work_size is NULL, or the value in any
-  // passed dimension is 0 then the kernel command will trivially succeed
-  // after its event dependencies are satisfied and subsequently update its
-  // completion event." (CL_INVALID_GLOBAL_WORK_SIZE for these cases applies
-  // only to 2.0 and earlier devices.)
-  bool ZeroSized = !global_work_size;
-  for (cl_uint D = 0; !ZeroSized && D < work_dim; ++D)
-    ZeroSized = global_work_size[D] == 0;
-  if (ZeroSized)
-    return Q->enqueue(Type, num_events_in_wait_list, event_wait_list, event,
-                      /*Blocking=*/false, [] { return CL_SUCCESS; });
-  LaunchDescription R;
+  return CL_SUCCESS;
+}
+
+/// The launch of \p K on \p Q for a non-empty NDRange: the offsets, the
+/// local size (the application's, the kernel's required one, or the one the
+/// scheduler prefers) and the group counts, with their checks.
+cl_int planLaunch(CommandQueue *Q, Kernel *K, cl_uint work_dim,
+                  const size_t *global_work_offset,
+                  const size_t *global_work_size, const size_t *local_work_size,
+                  LaunchDescription &R) {
+  Context *C = Q->context();
   R.WorkDim = work_dim;
   for (cl_uint D = 0; D < work_dim; ++D) {
     R.GlobalSize[D] = global_work_size[D];
@@ -319,10 +313,74 @@ cl_int enqueueNDRange(cl_command_queue command_queue, cl_kernel kernel,
                 "the NDRange has more than 2^48 work-groups, more than one "
                 "launch can run",
                 C);
+  return CL_SUCCESS;
+}
+
+/// The checks of clEnqueueNDRangeKernel (also clEnqueueTask), then the
+/// launch.
+cl_int enqueueNDRange(cl_command_queue command_queue, cl_kernel kernel,
+                      cl_uint work_dim, const size_t *global_work_offset,
+                      const size_t *global_work_size,
+                      const size_t *local_work_size,
+                      cl_uint num_events_in_wait_list,
+                      const cl_event *event_wait_list, cl_event *event,
+                      cl_command_type Type) {
+  CommandQueue *Q = nullptr;
+  Kernel *K = nullptr;
+  if (cl_int Err = checkLaunch(command_queue, kernel, work_dim, Q, K))
+    return Err;
+  // OpenCL 2.1 and later: "If global_work_size is NULL, or the value in any
+  // passed dimension is 0 then the kernel command will trivially succeed
+  // after its event dependencies are satisfied and subsequently update its
+  // completion event." (CL_INVALID_GLOBAL_WORK_SIZE for these cases applies
+  // only to 2.0 and earlier devices.)
+  bool ZeroSized = !global_work_size;
+  for (cl_uint D = 0; !ZeroSized && D < work_dim; ++D)
+    ZeroSized = global_work_size[D] == 0;
+  if (ZeroSized)
+    return Q->enqueue(Type, num_events_in_wait_list, event_wait_list, event,
+                      /*Blocking=*/false, [] { return CL_SUCCESS; });
+  LaunchDescription R;
+  if (cl_int Err = planLaunch(Q, K, work_dim, global_work_offset,
+                              global_work_size, local_work_size, R))
+    return Err;
   return K->enqueue(Q, Type, R, num_events_in_wait_list, event_wait_list,
                     event);
 }
 } // namespace
+
+// cl_khr_suggested_local_work_size: the local size clEnqueueNDRangeKernel
+// would choose for this launch with local_work_size NULL.
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSuggestedLocalWorkSizeKHR(
+    cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+    const size_t *global_work_offset, const size_t *global_work_size,
+    size_t *suggested_local_work_size) {
+  return apiCall(__func__, [&]() -> cl_int {
+    CommandQueue *Q = nullptr;
+    Kernel *K = nullptr;
+    if (cl_int Err = checkLaunch(command_queue, kernel, work_dim, Q, K))
+      return Err;
+    Context *C = Q->context();
+    // CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL or if any of
+    // the values specified in global_work_size are 0.
+    if (!global_work_size)
+      return fail(CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL", C);
+    for (cl_uint D = 0; D < work_dim; ++D)
+      if (global_work_size[D] == 0)
+        return fail(CL_INVALID_GLOBAL_WORK_SIZE,
+                    "global_work_size[" + std::to_string(D) + "] is 0", C);
+    // CL_INVALID_VALUE if suggested_local_work_size is NULL.
+    if (!suggested_local_work_size)
+      return fail(CL_INVALID_VALUE, "suggested_local_work_size is NULL", C);
+    LaunchDescription R;
+    if (cl_int Err = planLaunch(Q, K, work_dim, global_work_offset,
+                                global_work_size, nullptr, R))
+      return Err;
+    for (cl_uint D = 0; D < work_dim; ++D)
+      suggested_local_work_size[D] = R.EnqueuedLocalSize[D];
+    return CL_SUCCESS;
+  });
+}
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,

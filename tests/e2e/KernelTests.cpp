@@ -572,3 +572,84 @@ kernel void m(global const float4 *x, global float4 *out) {
   clReleaseKernel(K);
   clReleaseProgram(P);
 }
+
+TEST_CASE("cl_khr_suggested_local_work_size: the suggestion is the local size "
+          "a launch without one runs, and bad arguments get the extension's "
+          "errors",
+          "[kernel]") {
+  Env E;
+  auto Suggest = reinterpret_cast<clGetKernelSuggestedLocalWorkSizeKHR_fn>(
+      clGetExtensionFunctionAddressForPlatform(
+          clcpuPlatform(), "clGetKernelSuggestedLocalWorkSizeKHR"));
+  REQUIRE(Suggest);
+  cl_program P = E.build(R"(
+    kernel void sizes(global uint *out) {
+      size_t i = get_global_linear_id();
+      out[3 * i] = get_local_size(0);
+      out[3 * i + 1] = get_local_size(1);
+      out[3 * i + 2] = get_local_size(2);
+    }
+    __attribute__((reqd_work_group_size(8, 2, 1)))
+    kernel void fixed(global uint *out) { out[get_global_id(0)] = 1; })",
+                         "-cl-std=CL3.0");
+  cl_int Err = -1;
+  cl_kernel K = clCreateKernel(P, "sizes", &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  size_t MaxGroup = 0;
+  REQUIRE(clGetKernelWorkGroupInfo(K, E.D, CL_KERNEL_WORK_GROUP_SIZE,
+                                   sizeof MaxGroup, &MaxGroup,
+                                   nullptr) == CL_SUCCESS);
+  size_t Global[3] = {1000, 6, 3};
+  // Arguments not set yet.
+  size_t Local[3] = {};
+  CHECK(Suggest(E.Q, K, 1, nullptr, Global, Local) == CL_INVALID_KERNEL_ARGS);
+  std::vector<cl_uint> Zero(3 * 1000 * 6 * 3, 0);
+  cl_mem Out = E.buffer(Zero);
+  REQUIRE(clSetKernelArg(K, 0, sizeof Out, &Out) == CL_SUCCESS);
+  for (cl_uint Dims = 1; Dims <= 3; ++Dims) {
+    INFO("work_dim " << Dims);
+    size_t Offset[3] = {5, 7, 9};
+    REQUIRE(Suggest(E.Q, K, Dims, Offset, Global, Local) == CL_SUCCESS);
+    size_t Total = 1;
+    for (cl_uint D = 0; D < Dims; ++D) {
+      CHECK(Local[D] >= 1);
+      Total *= Local[D];
+    }
+    CHECK(Total <= MaxGroup);
+    REQUIRE(clEnqueueNDRangeKernel(E.Q, K, Dims, nullptr, Global, nullptr, 0,
+                                   nullptr, nullptr) == CL_SUCCESS);
+    std::vector<cl_uint> Got = E.read<cl_uint>(Out, 3);
+    for (cl_uint D = 0; D < Dims; ++D)
+      CHECK(Got[D] == Local[D]);
+  }
+  // reqd_work_group_size: the required size.
+  cl_kernel F = clCreateKernel(P, "fixed", &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(F, 0, sizeof Out, &Out) == CL_SUCCESS);
+  size_t Global2[2] = {64, 4};
+  REQUIRE(Suggest(E.Q, F, 2, nullptr, Global2, Local) == CL_SUCCESS);
+  CHECK(Local[0] == 8);
+  CHECK(Local[1] == 2);
+  // "CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL or if any of
+  // the values specified in global_work_size are 0."
+  CHECK(Suggest(E.Q, K, 1, nullptr, nullptr, Local) ==
+        CL_INVALID_GLOBAL_WORK_SIZE);
+  size_t HasZero[2] = {16, 0};
+  CHECK(Suggest(E.Q, K, 2, nullptr, HasZero, Local) ==
+        CL_INVALID_GLOBAL_WORK_SIZE);
+  CHECK(Suggest(E.Q, K, 1, nullptr, Global, nullptr) == CL_INVALID_VALUE);
+  CHECK(Suggest(E.Q, K, 0, nullptr, Global, Local) ==
+        CL_INVALID_WORK_DIMENSION);
+  CHECK(Suggest(E.Q, K, 4, nullptr, Global, Local) ==
+        CL_INVALID_WORK_DIMENSION);
+  CHECK(Suggest(nullptr, K, 1, nullptr, Global, Local) ==
+        CL_INVALID_COMMAND_QUEUE);
+  CHECK(Suggest(E.Q, nullptr, 1, nullptr, Global, Local) == CL_INVALID_KERNEL);
+  size_t Huge[1] = {SIZE_MAX};
+  size_t Off[1] = {1};
+  CHECK(Suggest(E.Q, K, 1, Off, Huge, Local) == CL_INVALID_GLOBAL_OFFSET);
+  clReleaseKernel(F);
+  clReleaseKernel(K);
+  clReleaseMemObject(Out);
+  clReleaseProgram(P);
+}
