@@ -219,7 +219,28 @@ cl_int CommandQueue::parseProperties(const cl_queue_properties *List,
   Array.clear();
   if (!List)
     return CL_SUCCESS;
-  bool SeenProps = false, SeenSize = false;
+  bool SeenProps = false, SeenSize = false, SeenPriority = false,
+       SeenThrottle = false;
+  // cl_khr_priority_hints, cl_khr_throttle_hints: one of HIGH, MED, LOW.
+  // Accepted and not acted on: the queues of a device share its workers
+  // (scheduler/Executor.h), which run commands as they become ready; a
+  // queue's priority has no worker of its own to raise, and a CPU's power
+  // is the operating system's to manage.
+  auto Hint = [&](bool &Seen, cl_queue_properties Value,
+                  const char *What) -> cl_int {
+    // CL_INVALID_VALUE if values specified in properties are not valid.
+    if (Seen)
+      return fail(CL_INVALID_VALUE, std::string(What) + " given twice", C);
+    Seen = true;
+    if (Value != CL_QUEUE_PRIORITY_HIGH_KHR &&
+        Value != CL_QUEUE_PRIORITY_MED_KHR &&
+        Value != CL_QUEUE_PRIORITY_LOW_KHR)
+      return fail(CL_INVALID_VALUE,
+                  std::string(What) + " " + std::to_string(Value) +
+                      " is not HIGH, MED or LOW",
+                  C);
+    return CL_SUCCESS;
+  };
   for (size_t I = 0; List[I] != 0; I += 2) {
     cl_queue_properties Name = List[I], Value = List[I + 1];
     switch (Name) {
@@ -234,6 +255,15 @@ cl_int CommandQueue::parseProperties(const cl_queue_properties *List,
       if (SeenSize)
         return fail(CL_INVALID_VALUE, "CL_QUEUE_SIZE given twice", C);
       SeenSize = true;
+      break;
+    // The THROTTLE values equal the PRIORITY ones (1, 2, 4).
+    case CL_QUEUE_PRIORITY_KHR:
+      if (cl_int Err = Hint(SeenPriority, Value, "CL_QUEUE_PRIORITY_KHR"))
+        return Err;
+      break;
+    case CL_QUEUE_THROTTLE_KHR:
+      if (cl_int Err = Hint(SeenThrottle, Value, "CL_QUEUE_THROTTLE_KHR"))
+        return Err;
       break;
     default:
       // CL_INVALID_VALUE if values specified in properties are not valid.

@@ -48,6 +48,17 @@ CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
       });
 }
 
+// cl_khr_create_command_queue: the OpenCL 2.0 entry point under its
+// extension name, for applications written against OpenCL 1.2 headers.
+CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithPropertiesKHR(
+    cl_context context, cl_device_id device,
+    const cl_queue_properties_khr *properties, cl_int *errcode_ret) {
+  return apiCreate<cl_command_queue>(
+      __func__, errcode_ret, [&](cl_command_queue &Out) {
+        return createQueue(context, device, 0, {}, true, properties, Out);
+      });
+}
+
 CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(
     cl_context context, cl_device_id device,
     cl_command_queue_properties properties, cl_int *errcode_ret) {

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -651,5 +652,41 @@ TEST_CASE("cl_khr_suggested_local_work_size: the suggestion is the local size "
   clReleaseKernel(F);
   clReleaseKernel(K);
   clReleaseMemObject(Out);
+  clReleaseProgram(P);
+}
+
+TEST_CASE("cl_khr_expect_assume: __builtin_expect and __builtin_assume "
+          "compile under the extension's macro and keep the results",
+          "[kernel]") {
+  Env E;
+  cl_program P = E.build(R"(
+    #ifndef cl_khr_expect_assume
+    #error "cl_khr_expect_assume is not defined"
+    #endif
+    kernel void clampy(global int *v, int n) {
+      int i = get_global_id(0);
+      __builtin_assume(n > 0);
+      if (__builtin_expect(v[i] > n, 0))
+        v[i] = n;
+    })",
+                         "-cl-std=CL3.0");
+  cl_int Err = -1;
+  cl_kernel K = clCreateKernel(P, "clampy", &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  std::vector<int> V(256);
+  for (int I = 0; I < 256; ++I)
+    V[I] = I * 3;
+  cl_mem M = E.buffer(V);
+  int N = 100;
+  REQUIRE(clSetKernelArg(K, 0, sizeof M, &M) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(K, 1, sizeof N, &N) == CL_SUCCESS);
+  size_t G = V.size();
+  REQUIRE(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &G, nullptr, 0, nullptr,
+                                 nullptr) == CL_SUCCESS);
+  std::vector<int> Got = E.read<int>(M, V.size());
+  for (int I = 0; I < 256; ++I)
+    CHECK(Got[I] == std::min(I * 3, N));
+  clReleaseMemObject(M);
+  clReleaseKernel(K);
   clReleaseProgram(P);
 }

@@ -419,3 +419,60 @@ TEST_CASE("5.15: commands complete without clFlush for an application that "
   clReleaseEvent(B);
   clReleaseCommandQueue(Q);
 }
+
+TEST_CASE("cl_khr_create_command_queue, cl_khr_priority_hints, "
+          "cl_khr_throttle_hints: the KHR entry point and the hints are "
+          "accepted, kept in CL_QUEUE_PROPERTIES_ARRAY, and bad hints get "
+          "CL_INVALID_VALUE",
+          "[queue]") {
+  Ctx X;
+  auto Create = reinterpret_cast<clCreateCommandQueueWithPropertiesKHR_fn>(
+      clGetExtensionFunctionAddressForPlatform(
+          clcpuPlatform(), "clCreateCommandQueueWithPropertiesKHR"));
+  REQUIRE(Create);
+  cl_queue_properties_khr Props[] = {CL_QUEUE_PROPERTIES,
+                                     CL_QUEUE_PROFILING_ENABLE,
+                                     CL_QUEUE_PRIORITY_KHR,
+                                     CL_QUEUE_PRIORITY_HIGH_KHR,
+                                     CL_QUEUE_THROTTLE_KHR,
+                                     CL_QUEUE_THROTTLE_LOW_KHR,
+                                     0};
+  cl_int Err = -1;
+  cl_command_queue Q = Create(X.C, X.Dev, Props, &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  cl_queue_properties Got[8] = {};
+  size_t Size = 0;
+  REQUIRE(clGetCommandQueueInfo(Q, CL_QUEUE_PROPERTIES_ARRAY, sizeof Got, Got,
+                                &Size) == CL_SUCCESS);
+  CHECK(Size == sizeof Props);
+  for (size_t I = 0; I < 7; ++I)
+    CHECK(Got[I] == Props[I]);
+  cl_command_queue_properties Bits = 0;
+  REQUIRE(clGetCommandQueueInfo(Q, CL_QUEUE_PROPERTIES, sizeof Bits, &Bits,
+                                nullptr) == CL_SUCCESS);
+  CHECK(Bits == CL_QUEUE_PROFILING_ENABLE);
+  // The queue runs commands like any other.
+  cl_event E = nullptr;
+  REQUIRE(clEnqueueMarkerWithWaitList(Q, 0, nullptr, &E) == CL_SUCCESS);
+  REQUIRE(clWaitForEvents(1, &E) == CL_SUCCESS);
+  clReleaseEvent(E);
+  clReleaseCommandQueue(Q);
+
+  // CL_INVALID_VALUE if values specified in properties are not valid.
+  for (cl_queue_properties Name :
+       {cl_queue_properties(CL_QUEUE_PRIORITY_KHR),
+        cl_queue_properties(CL_QUEUE_THROTTLE_KHR)}) {
+    for (cl_queue_properties Bad : {0, 3, 8}) {
+      cl_queue_properties BadProps[] = {Name, Bad, 0};
+      Err = -1;
+      CHECK(clCreateCommandQueueWithProperties(X.C, X.Dev, BadProps, &Err) ==
+            nullptr);
+      CHECK(Err == CL_INVALID_VALUE);
+    }
+    cl_queue_properties Twice[] = {Name, CL_QUEUE_PRIORITY_LOW_KHR, Name,
+                                   CL_QUEUE_PRIORITY_LOW_KHR, 0};
+    Err = -1;
+    CHECK(Create(X.C, X.Dev, Twice, &Err) == nullptr);
+    CHECK(Err == CL_INVALID_VALUE);
+  }
+}
