@@ -49,14 +49,13 @@ CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
 }
 
 // cl_khr_create_command_queue: the OpenCL 2.0 entry point under its
-// extension name, for applications written against OpenCL 1.2 headers.
+// extension name, for applications written against OpenCL 1.2 headers
+// (cl_queue_properties_khr is cl_queue_properties).
 CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithPropertiesKHR(
     cl_context context, cl_device_id device,
     const cl_queue_properties_khr *properties, cl_int *errcode_ret) {
-  return apiCreate<cl_command_queue>(
-      __func__, errcode_ret, [&](cl_command_queue &Out) {
-        return createQueue(context, device, 0, {}, true, properties, Out);
-      });
+  return clCreateCommandQueueWithProperties(context, device, properties,
+                                            errcode_ret);
 }
 
 CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(
