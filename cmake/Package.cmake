@@ -46,11 +46,14 @@ set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 # Debian's changelog.gz (the format dpkg-parsechangelog reads) names the
 # release; the project's own CHANGELOG.md beside it holds the changes. Both
 # compressed reproducibly (no name or time stamp in the gzip header).
-string(TIMESTAMP _date "%a, %d %b %Y %H:%M:%S +0000" UTC)
-file(WRITE ${CMAKE_BINARY_DIR}/packaging/changelog
-  "clcpu (${PROJECT_VERSION}) unstable; urgency=medium\n\n"
-  "  * clcpu ${PROJECT_VERSION}; the changes are in CHANGELOG.md.gz.\n\n"
-  " -- ${CLCPU_PACKAGE_MAINTAINER}  ${_date}\n")
+# Dated by CHANGELOG.md's modification time, so that configuring again
+# leaves the file (and the package) unchanged.
+file(TIMESTAMP ${CMAKE_SOURCE_DIR}/CHANGELOG.md _date
+  "%a, %d %b %Y %H:%M:%S +0000" UTC)
+file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/packaging/changelog CONTENT
+  "clcpu (${PROJECT_VERSION}) unstable; urgency=medium\n\n\
+  * clcpu ${PROJECT_VERSION}; the changes are in CHANGELOG.md.gz.\n\n\
+ -- ${CLCPU_PACKAGE_MAINTAINER}  ${_date}\n")
 add_custom_command(
   OUTPUT ${CMAKE_BINARY_DIR}/packaging/changelog.gz
     ${CMAKE_BINARY_DIR}/packaging/CHANGELOG.md.gz
