@@ -31,6 +31,13 @@ inline cl_device_id clcpuDevice() {
   return D;
 }
 
+/// The clcpu platform's extension function \p Name as its pointer type
+/// \p Fn (clGetExtensionFunctionAddressForPlatform); null if it has none.
+template <typename Fn> Fn extensionFunction(const char *Name) {
+  return reinterpret_cast<Fn>(
+      clGetExtensionFunctionAddressForPlatform(clcpuPlatform(), Name));
+}
+
 template <typename T> T deviceInfo(cl_device_id D, cl_device_info P) {
   T V{};
   clGetDeviceInfo(D, P, sizeof V, &V, nullptr);

@@ -28,8 +28,7 @@ TEST_CASE("cl_khr_icd: an unimplemented entry point fails cleanly", "[icd]") {
   cl_int Err = CL_SUCCESS;
   // Through the loader, which forwards by the dispatch table in the handle.
   using Fn = cl_mem(CL_API_CALL *)(cl_context, cl_mem_flags, cl_uint, cl_int *);
-  auto F = reinterpret_cast<Fn>(clGetExtensionFunctionAddressForPlatform(
-      clcpuPlatform(), "clCreateFromGLBuffer"));
+  auto F = extensionFunction<Fn>("clCreateFromGLBuffer");
   REQUIRE(F);
   CHECK(F(C, 0, 0, &Err) == nullptr);
   CHECK(Err == CL_INVALID_OPERATION);

@@ -579,9 +579,8 @@ TEST_CASE("cl_khr_suggested_local_work_size: the suggestion is the local size "
           "errors",
           "[kernel]") {
   Env E;
-  auto Suggest = reinterpret_cast<clGetKernelSuggestedLocalWorkSizeKHR_fn>(
-      clGetExtensionFunctionAddressForPlatform(
-          clcpuPlatform(), "clGetKernelSuggestedLocalWorkSizeKHR"));
+  auto Suggest = extensionFunction<clGetKernelSuggestedLocalWorkSizeKHR_fn>(
+      "clGetKernelSuggestedLocalWorkSizeKHR");
   REQUIRE(Suggest);
   cl_program P = E.build(R"(
     kernel void sizes(global uint *out) {

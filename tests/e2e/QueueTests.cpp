@@ -426,9 +426,8 @@ TEST_CASE("cl_khr_create_command_queue, cl_khr_priority_hints, "
           "CL_INVALID_VALUE",
           "[queue]") {
   Ctx X;
-  auto Create = reinterpret_cast<clCreateCommandQueueWithPropertiesKHR_fn>(
-      clGetExtensionFunctionAddressForPlatform(
-          clcpuPlatform(), "clCreateCommandQueueWithPropertiesKHR"));
+  auto Create = extensionFunction<clCreateCommandQueueWithPropertiesKHR_fn>(
+      "clCreateCommandQueueWithPropertiesKHR");
   REQUIRE(Create);
   cl_queue_properties_khr Props[] = {CL_QUEUE_PROPERTIES,
                                      CL_QUEUE_PROFILING_ENABLE,

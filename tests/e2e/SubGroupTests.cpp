@@ -791,10 +791,8 @@ TEST_CASE("5.9.4: clGetKernelSubGroupInfo answers every query", "[subgroup]") {
     }
   }
   // The extension's entry point answers the same.
-  cl_platform_id P = clcpuPlatform();
-  auto KHR = reinterpret_cast<clGetKernelSubGroupInfoKHR_fn>(
-      clGetExtensionFunctionAddressForPlatform(P,
-                                               "clGetKernelSubGroupInfoKHR"));
+  auto KHR = extensionFunction<clGetKernelSubGroupInfoKHR_fn>(
+      "clGetKernelSubGroupInfoKHR");
   REQUIRE(KHR);
   size_t L = 200, V = 0;
   CHECK(KHR(K, E.D, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof L, &L,
