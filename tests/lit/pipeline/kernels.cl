@@ -11,6 +11,10 @@
 //   sets it: a loop waiting for another work-item needs independent
 //   forward progress (compiler/passes/ProgressYields.cpp), one fiber per
 //   work-item (compiler/Barriers.cpp).
+// - cas_add: a compare-and-swap retry loop (OpenCL C 1.2's float atomic
+//   add) goes round only when another thread changed the value: no wait,
+//   so the work-item loop. spin_lock compares with a fixed value, waits for
+//   the lock's holder, and takes fibers.
 //
 // clcpu-opt replaces the front end's "target-cpu" and "target-features"
 // with -mcpu and -mattr; the sub-group size stays the host's
@@ -34,7 +38,6 @@ kernel void neighbour(global const int *in, global int *out) {
 }
 
 // CHECK-NEXT: {{^}}clcpu-opt: kernel handoff: fibers: a loop waits for another work-item (independent forward progress){{$}}
-// CHECK-NOT: {{.}}
 kernel void handoff(volatile global int *flag, global int *out) {
   if (get_local_id(0) == 0) {
     out[0] = 42;
@@ -44,4 +47,21 @@ kernel void handoff(volatile global int *flag, global int *out) {
       ;
     out[get_local_id(0)] = out[0];
   }
+}
+
+// CHECK-NEXT: {{^}}clcpu-opt: kernel cas_add: work-item loop{{$}}
+kernel void cas_add(volatile global uint *sum, global const float *x) {
+  uint old = *sum, seen;
+  float v = x[get_global_id(0)];
+  while ((seen = atomic_cmpxchg(sum, old, as_uint(as_float(old) + v))) != old)
+    old = seen;
+}
+
+// CHECK-NEXT: {{^}}clcpu-opt: kernel spin_lock: fibers: a loop waits for another work-item (independent forward progress){{$}}
+// CHECK-NOT: {{.}}
+kernel void spin_lock(volatile global int *lock, global int *count) {
+  while (atomic_cmpxchg(lock, 0, 1) != 0)
+    ;
+  *count += 1;
+  atomic_xchg(lock, 0);
 }
