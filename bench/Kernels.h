@@ -391,6 +391,30 @@ kernel void math(global const float *restrict x, global float *restrict y) {
 }
 )CLC";
 
+// A float histogram: 256 bins, each work-item adds its value to the bin its
+// index hashes to. HistFloatAtomics uses cl_ext_float_atomics (OpenCL C
+// 3.0); HistCas is what a program without the extension writes, a
+// compare-exchange loop on the value's bits with the OpenCL C 1.2 atomics.
+inline const char *const HistFloatAtomics = R"CLC(
+kernel void hist(global const float *restrict x,
+                 volatile global atomic_float *bins) {
+  uint i = (uint)get_global_id(0);
+  atomic_fetch_add_explicit(&bins[(i * 2654435761u) >> 24], x[i],
+                            memory_order_relaxed, memory_scope_device);
+}
+)CLC";
+
+inline const char *const HistCas = R"CLC(
+kernel void hist(global const float *restrict x, volatile global uint *bins) {
+  uint i = (uint)get_global_id(0);
+  volatile global uint *b = &bins[(i * 2654435761u) >> 24];
+  float v = x[i];
+  uint old = *b, seen;
+  while ((seen = atomic_cmpxchg(b, old, as_uint(as_float(old) + v))) != old)
+    old = seen;
+}
+)CLC";
+
 } // namespace kernels
 
 #endif // CLCPU_BENCH_KERNELS_H

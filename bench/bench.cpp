@@ -130,6 +130,24 @@ std::string deviceString(cl_device_id D, cl_device_info What) {
   return Buf;
 }
 
+/// Whether \p D lists extension \p Name (the list may be longer than
+/// deviceString's buffer).
+bool hasExtension(cl_device_id D, const char *Name) {
+  size_t Size = 0;
+  if (clGetDeviceInfo(D, CL_DEVICE_EXTENSIONS, 0, nullptr, &Size) != CL_SUCCESS)
+    return false;
+  std::string List(Size, '\0');
+  if (clGetDeviceInfo(D, CL_DEVICE_EXTENSIONS, Size, List.data(), nullptr) !=
+      CL_SUCCESS)
+    return false;
+  List.resize(List.find('\0')); // the terminating NUL is not part of a name
+  std::istringstream In(List);
+  for (std::string E; In >> E;)
+    if (E == Name)
+      return true;
+  return false;
+}
+
 bool hasCFeature(cl_device_id D, const char *Feature) {
   size_t Size = 0;
   if (clGetDeviceInfo(D, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &Size) !=
@@ -1148,6 +1166,59 @@ private:
   cl_kernel K = nullptr;
 };
 
+// A float histogram of N values into 256 bins with atomic adds (16M: the
+// bins, 1 KiB, stay in cache, so the row measures the atomics and their
+// contention between workers). A platform with cl_ext_float_atomics runs
+// atomic_fetch_add on atomic_float, the others the OpenCL C 1.2
+// compare-exchange loop, named in the note. The values are multiples of
+// 1/8 below 1, so every bin's sum is exact whatever the order.
+class HistBench : public Bench {
+public:
+  HistBench(Platform &P, size_t N) : Bench(P), N(N) {}
+  void setUp() override {
+    X.resize(N);
+    for (size_t I = 0; I < N; ++I)
+      X[I] = float((I * 7) % 8) * 0.125f;
+    BX = buffer(N * 4, X.data());
+    std::vector<float> Zero(256, 0.0f);
+    BBins = buffer(256 * 4, Zero.data());
+    bool Native = hasExtension(P.Dev, "cl_ext_float_atomics");
+    Note = Native ? "atomic_fetch_add on atomic_float (cl_ext_float_atomics)"
+                  : "compare-exchange loop (OpenCL C 1.2 atomic_cmpxchg)";
+    K = kernel(program(Native ? kernels::HistFloatAtomics : kernels::HistCas,
+                       Native ? "-cl-std=CL3.0" : ""),
+               "hist");
+    args(K, BX, BBins);
+  }
+  double run() override {
+    float Zero = 0.0f;
+    double T0 = nowSec();
+    check(clEnqueueFillBuffer(P.Queue, BBins, &Zero, 4, 0, 256 * 4, 0, nullptr,
+                              nullptr),
+          "clEnqueueFillBuffer");
+    size_t L = 256;
+    launch(K, 1, &N, &L);
+    finish();
+    return nowSec() - T0;
+  }
+  std::string verify() override {
+    std::vector<double> Want(256, 0.0);
+    for (size_t I = 0; I < N; ++I)
+      Want[uint32_t(uint32_t(I) * 2654435761u) >> 24] += X[I];
+    std::vector<float> Got = read<float>(BBins, 256);
+    for (size_t B = 0; B < 256; ++B)
+      if (Got[B] != Want[B])
+        return mismatch("bins", B, Got[B], Want[B]);
+    return "";
+  }
+
+private:
+  size_t N;
+  std::vector<float> X;
+  cl_mem BX = nullptr, BBins = nullptr;
+  cl_kernel K = nullptr;
+};
+
 // A large generated kernel from source to its first result: Lines
 // statements of straight-line float and integer arithmetic, math calls and
 // branches over eight variables (what code generators emit), a new nonce
@@ -1810,6 +1881,11 @@ std::vector<Spec> specs(const Sizes &S) {
                "sin+exp+log+pow, " + countStr(S.Compute) + " floats",
                [=](Platform &P) -> B {
                  return std::make_unique<MathBench>(P, S.Compute);
+               }});
+  V.push_back({"atomic_float_hist", "Gelem/s", double(S.Compute) / GB, 0, false,
+               countStr(S.Compute) + " float atomic adds into 256 bins",
+               [=](Platform &P) -> B {
+                 return std::make_unique<HistBench>(P, S.Compute);
                }});
   V.push_back({"build_cold", "ms", 0, 1e3, false,
                "clBuildProgram, new source (nonce)", [](Platform &P) -> B {

@@ -113,6 +113,18 @@
   C11_FETCH_OP(AS, A, I, T, min)                                               \
   C11_FETCH_OP(AS, A, I, T, max)
 
+// cl_ext_float_atomics: add, sub, min and max on atomic_float and
+// atomic_double. Clang emits atomicrmw fadd/fsub/fmin/fmax, which x86 lowers
+// to a lock cmpxchg loop on the value's bits: lock-free, and a NaN in memory
+// cannot make it spin (the comparison is of bits, not of values). fmin/fmax
+// are IEEE minNum/maxNum, the extension's rules: min(x, qNaN) = x,
+// min(qNaN, qNaN) = qNaN, and either zero for min(-0, +0).
+#define C11_FETCH_FP(AS, A, T)                                                 \
+  C11_FETCH_OP(AS, A, T, T, add)                                               \
+  C11_FETCH_OP(AS, A, T, T, sub)                                               \
+  C11_FETCH_OP(AS, A, T, T, min)                                               \
+  C11_FETCH_OP(AS, A, T, T, max)
+
 #define SAME(x) (x)
 #define C11_AS(AS, _)                                                          \
   C11_COMMON(AS, atomic_int, int, int, SAME, SAME)                             \
@@ -127,6 +139,8 @@
   C11_FETCH(AS, atomic_ulong, ulong, ulong)                                    \
   C11_FETCH(AS, atomic_ulong, ulong, long)                                     \
   C11_FETCH(AS, atomic_long, long, ulong)                                      \
+  C11_FETCH_FP(AS, atomic_float, float)                                        \
+  C11_FETCH_FP(AS, atomic_double, double)                                      \
   OVL bool atomic_flag_test_and_set_explicit(                                  \
       volatile AS atomic_flag *f, memory_order o, memory_scope s) {            \
     return __atomic_exchange_n((volatile AS int *)f, 1, SC) != 0;              \

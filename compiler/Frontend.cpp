@@ -51,6 +51,19 @@ const std::vector<std::string> &openclCFeatures() {
       // One flat address space on the CPU; to_global/to_local/to_private and
       // get_fence look at where a pointer points (WorkGroupFunction.cpp).
       "__opencl_c_generic_address_space",
+      // cl_ext_float_atomics: atomic_fetch_add/sub/min/max on atomic_float
+      // and atomic_double in global and local memory (builtins/c11atomic.cl,
+      // tests/e2e/FloatAtomicTests.cpp). Also defined for OpenCL C 2.0
+      // programs, whose atomic syntax the extension builds on
+      // (addExtensionArgs).
+      "__opencl_c_ext_fp32_global_atomic_add",
+      "__opencl_c_ext_fp32_local_atomic_add",
+      "__opencl_c_ext_fp32_global_atomic_min_max",
+      "__opencl_c_ext_fp32_local_atomic_min_max",
+      "__opencl_c_ext_fp64_global_atomic_add",
+      "__opencl_c_ext_fp64_local_atomic_add",
+      "__opencl_c_ext_fp64_global_atomic_min_max",
+      "__opencl_c_ext_fp64_local_atomic_min_max",
   };
   return Features;
 }
@@ -90,9 +103,11 @@ void addExtensionArgs(const std::string &ClStd,
 #define CLCPU_EXTENSION(Name, Major, Minor, Patch) #Name,
 #include "compiler/Extensions.def"
   };
-  if (Version >= 300)
-    Names.insert(Names.end(), openclCFeatures().begin(),
-                 openclCFeatures().end());
+  // An extension's own features (__opencl_c_ext_*) declare its builtins;
+  // those that extend the OpenCL C 2.0 atomics apply to 2.0 programs too.
+  for (const std::string &F : openclCFeatures())
+    if (Version >= 300 || (Version >= 200 && F.starts_with("__opencl_c_ext_")))
+      Names.push_back(F);
   std::string Ext = "-cl-ext=-all";
   for (const std::string &N : Names) {
     auto Known =

@@ -2,6 +2,7 @@
 #include "compiler/Compiler.h"
 #include "runtime/Config.h"
 #include "runtime/Error.h"
+#include "runtime/ExtensionEnums.h"
 #include "runtime/Platform.h"
 #include "runtime/Topology.h"
 #include "scheduler/Executor.h"
@@ -27,7 +28,10 @@ std::vector<cl_name_version> openclCFeatures() {
   std::vector<cl_name_version> V;
   for (const std::string &F : compiler::openclCFeatures()) {
     cl_name_version NV{};
-    NV.version = CL_MAKE_VERSION(3, 0, 0);
+    // An extension's feature (__opencl_c_ext_*) has its extension's
+    // version; the others are OpenCL C 3.0's.
+    NV.version = F.starts_with("__opencl_c_ext_") ? CL_MAKE_VERSION(1, 0, 0)
+                                                  : CL_MAKE_VERSION(3, 0, 0);
     std::strncpy(NV.name, F.c_str(), CL_NAME_VERSION_MAX_NAME_SIZE - 1);
     V.push_back(NV);
   }
@@ -377,6 +381,23 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
         CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM);
   case CL_DEVICE_HALF_FP_CONFIG:
     return Out.value<cl_device_fp_config>(0);
+  // cl_ext_float_atomics: "Describes the floating-point atomic operations
+  // supported by the device." Add/sub and min/max in global and local
+  // memory for float and double (builtins/c11atomic.cl); load, store and
+  // exchange of float and double are OpenCL C 2.0's own, so the LOAD_STORE
+  // bits (which the extension adds for half) are set too. No half atomics
+  // without cl_khr_fp16.
+  case CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT:
+  case CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT:
+    return Out.value<cl_device_fp_atomic_capabilities_ext>(
+        CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT |
+        CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT |
+        CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT |
+        CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT |
+        CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT |
+        CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT);
+  case CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT:
+    return Out.value<cl_device_fp_atomic_capabilities_ext>(0);
   case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
     return Out.value<cl_device_mem_cache_type>(CL_READ_WRITE_CACHE);
   case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:

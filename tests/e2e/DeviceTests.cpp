@@ -2,6 +2,7 @@
 // (OpenCL 3.0 API spec, 4.2 "Querying Devices", 4.3 "Partitioning a Device").
 
 #include "Common.h"
+#include "runtime/ExtensionEnums.h"
 
 #include <catch2/catch.hpp>
 
@@ -127,6 +128,10 @@ const cl_device_info AllDeviceQueries[] = {
     CL_DEVICE_LUID_VALID_KHR,
     CL_DEVICE_LUID_KHR,
     CL_DEVICE_NODE_MASK_KHR,
+    // cl_ext_float_atomics
+    CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT,
+    CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT,
+    CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT,
 };
 
 bool hasExtension(cl_device_id D, const std::string &Name) {

@@ -1,0 +1,27 @@
+#ifndef CLCPU_RUNTIME_EXTENSIONENUMS_H
+#define CLCPU_RUNTIME_EXTENSIONENUMS_H
+
+// Enums of extensions newer than the OpenCL headers the driver builds
+// against (Debian bookworm's opencl-c-headers 2022.01 lack them). The
+// values are the registry's (KhronosGroup/OpenCL-Docs xml/cl.xml and each
+// extension's specification); a newer cl_ext.h defines the same names with
+// the same values, so each is defined only where the header does not.
+
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+
+// cl_ext_float_atomics 1.0.0
+#ifndef CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT
+typedef cl_bitfield cl_device_fp_atomic_capabilities_ext;
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT (1 << 0)
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT (1 << 1)
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT (1 << 2)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT (1 << 16)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT (1 << 17)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT (1 << 18)
+#define CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT 0x4231
+#define CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT 0x4232
+#define CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT 0x4233
+#endif
+
+#endif // CLCPU_RUNTIME_EXTENSIONENUMS_H
