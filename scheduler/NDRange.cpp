@@ -84,6 +84,7 @@ struct LaunchState {
   std::atomic<unsigned> Unspawned{0};
   tbb::task_arena *Arena = nullptr;
   HelperPark *Park = nullptr;
+  unsigned Threads = 1; // of the launch (runNDRange's Threads)
 };
 
 /// One thread's setup for a launch: its local memory and the argument
@@ -322,6 +323,9 @@ struct Helper {
   HelperPark *Park;
   __attribute__((no_sanitize("thread"), noinline)) void operator()() const {
     HelperPark *P = Park;
+    // S may be gone once this task lets go of it (helpAndRelease), and
+    // its arena's handle with the launch.
+    const int LaunchThreads = int(S->Threads);
     if (P)
       P->Waiting.fetch_add(1, std::memory_order_seq_cst);
     // A helper that cannot enqueue more (out of memory) still helps.
@@ -332,7 +336,19 @@ struct Helper {
     helpAndRelease(S);
     if (!P)
       return;
-    waitForLaunches(*P);
+    // A backlog of helper tasks queued behind this one (enqueued, not
+    // started: Tasks counts them, Waiting does not) will wait in the park
+    // after it, so this one need not. A series of launches too short for
+    // their helpers leaves such a backlog in the arena (each launch
+    // enqueued one that started after the launch had ended); waiting their
+    // turn in the park one after another, they would keep a worker from
+    // other work for WaitMicroseconds each. Up to one launch's worth behind
+    // (the arena's threads) is no backlog: those are the current launch's
+    // helpers, and a late one catches the next launch in the park.
+    int Behind = int(P->Tasks.load(std::memory_order_seq_cst)) -
+                 int(P->Waiting.load(std::memory_order_seq_cst));
+    if (Behind <= LaunchThreads)
+      waitForLaunches(*P);
     P->Waiting.fetch_sub(1, std::memory_order_seq_cst);
     P->Tasks.fetch_sub(1, std::memory_order_release);
   }
@@ -424,6 +440,7 @@ void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J,
   S->J = J;
   S->Arena = &Arena;
   S->Park = Park;
+  S->Threads = Threads;
   S->Total =
       J.Launch.NumGroups[0] * J.Launch.NumGroups[1] * J.Launch.NumGroups[2];
   ClaimPlan Plan = planClaims(S->Total, Threads);
