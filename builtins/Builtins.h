@@ -9,6 +9,7 @@
 #define CLCPU_BUILTINS_BUILTINS_H
 
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 
 #define OVL __attribute__((overloadable))
 #define CONST __attribute__((overloadable, const))

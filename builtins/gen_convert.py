@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates builtins/convert.cl: OpenCL C 3.0 6.4.3 explicit conversions
 convert_<dst><n>[_sat][_rte|_rtz|_rtp|_rtn](<src><n>) for every pair of
-scalar types (char ... double) and every width."""
+scalar types (char ... double, half) and every width."""
 
 import sys
 
@@ -10,7 +10,7 @@ INTS = {  # name: (bits, signed)
     "ushort": (16, False), "int": (32, True), "uint": (32, False),
     "long": (64, True), "ulong": (64, False),
 }
-FLOATS = {"float": 24, "double": 53}  # mantissa bits
+FLOATS = {"float": 24, "double": 53, "half": 11}  # mantissa bits
 TYPES = list(INTS) + list(FLOATS)
 ROUNDINGS = ["", "_rte", "_rtz", "_rtp", "_rtn"]
 WIDTHS = [2, 3, 4, 8, 16]
@@ -45,6 +45,9 @@ def body(dst, src, sat, rnd):
                 else:
                     checks.append(f"if ((ulong)x > (ulong){hi}) return {hi};")
             return " ".join(checks + [f"return ({dst})x;"])
+        # half -> integer: every half is exactly a float.
+        if src == "half":
+            return f"return cv_{dst}_float{sat}{rnd}((float)x);"
         # floating point -> integer: round, then saturate (NaN -> 0).
         suf = "f" if src == "float" else ""
         fn = {"": "trunc", "_rtz": "trunc", "_rte": "rint", "_rtp": "ceil",
@@ -59,12 +62,14 @@ def body(dst, src, sat, rnd):
     # destination is floating point
     if src == dst:
         return "return x;"
-    if src == "float" and dst == "double":
-        return "return (double)x;"
+    if (src, dst) in (("float", "double"), ("half", "float"),
+                      ("half", "double")):
+        return f"return ({dst})x;"  # exact
     exact = False
     if src in INTS:
         sbits = INTS[src][0]
-        exact = sbits < FLOATS[dst] or (sbits <= 32 and dst == "double") or sbits <= 16
+        exact = sbits < FLOATS[dst] or (sbits <= 32 and dst == "double") or \
+            (sbits <= 16 and dst == "float")
     if exact or rnd in ("", "_rte"):
         return f"return ({dst})x;"
     # Inexact: round to nearest, then step one ulp if that went the wrong way.
@@ -78,7 +83,7 @@ def body(dst, src, sat, rnd):
 
 def helpers():
     out = []
-    for d, u in (("float", "uint"), ("double", "ulong")):
+    for d, u in (("float", "uint"), ("double", "ulong"), ("half", "ushort")):
         out.append(f"""
 static {d} toward_zero_{d}({d} f) {{ return as_{d}(({u})(as_{u}(f) - 1)); }}
 static {d} step_up_{d}({d} f) {{
@@ -91,8 +96,27 @@ static {d} step_down_{d}({d} f) {{
     out.append("""
 static int cmp_float_double(float f, double x) {
   return (double)f < x ? -1 : (double)f > x ? 1 : 0;
+}
+static int cmp_half_float(half f, float x) {
+  return (float)f < x ? -1 : (float)f > x ? 1 : 0;
+}
+static int cmp_half_double(half f, double x) {
+  return (double)f < x ? -1 : (double)f > x ? 1 : 0;
 }""")
-    for d in FLOATS:
+    # A half is at most 65504 or infinite: compare as float, exact for
+    # every integer type's value that matters (any integer beyond 2^24 is
+    # beyond every finite half).
+    for s in INTS:
+        if INTS[s][0] >= 16:
+            out.append(f"""
+static int cmp_half_{s}(half f, {s} x) {{
+  if (f != f) return 0;
+  if ((float)f == INFINITY) return 1;
+  if ((float)f == -INFINITY) return -1;
+  long a = (long)f; // f is an integer here: (half)x of an integer x
+  return {"a < 0 ? -1 : (ulong)a < x ? -1 : (ulong)a > x ? 1 : 0" if s == "ulong" else "a < (long)x ? -1 : a > (long)x ? 1 : 0"};
+}}""")
+    for d in ("float", "double"):
         for s in ("int", "uint"):
             out.append(f"""
 static int cmp_{d}_{s}({d} f, {s} x) {{

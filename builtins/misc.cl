@@ -71,6 +71,7 @@ ASYNC_ALL(long)
 ASYNC_ALL(ulong)
 ASYNC_ALL(float)
 ASYNC_ALL(double)
+ASYNC_ALL(half)
 
 OVL void wait_group_events(int n, __private event_t *events) {}
 OVL void wait_group_events(int n, __generic event_t *events) {}

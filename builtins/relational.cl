@@ -44,6 +44,7 @@
   REL1(signbit, T, R, (as_##UR(x) >> SHIFT) != 0)
 RELATIONAL(float, int, uint, FLT_MIN, 31)
 RELATIONAL(double, long, ulong, DBL_MIN, 63)
+RELATIONAL(half, short, ushort, HALF_MIN, 15)
 
 // any/all: the most significant bit of (every) element.
 #define ANY_ALL_N(T, n)                                                        \
@@ -103,3 +104,4 @@ SELECT(long, long, ulong)
 SELECT(ulong, long, ulong)
 SELECT(float, int, uint)
 SELECT(double, long, ulong)
+SELECT(half, short, ushort)

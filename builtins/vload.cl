@@ -31,6 +31,7 @@ VLOADSTORE(long)
 VLOADSTORE(ulong)
 VLOADSTORE(float)
 VLOADSTORE(double)
+VLOADSTORE(half)
 
 // half <-> float without cl_khr_fp16: halfs are read and written as bits.
 static float half_to_float(ushort h) {
@@ -216,3 +217,4 @@ SHUFFLE(long, ulong)
 SHUFFLE(ulong, ulong)
 SHUFFLE(float, uint)
 SHUFFLE(double, ulong)
+SHUFFLE(half, ushort)

@@ -181,9 +181,11 @@ bool perCallSite(uint32_t Op) {
            Kind == CollRotate));
 }
 
-/// The CollectiveType of an Itanium-mangled scalar parameter.
-std::optional<uint32_t> collectiveType(char C) {
-  switch (C) {
+/// The CollectiveType of the first of Itanium-mangled parameters \p P.
+std::optional<uint32_t> collectiveType(StringRef P) {
+  if (P.starts_with("Dh"))
+    return CollHalf;
+  switch (P.empty() ? '\0' : P[0]) {
   case 'i':
     return CollInt;
   case 'j':
@@ -276,10 +278,10 @@ std::optional<SyncCall> classifySyncCall(const CallInst &CI) {
   uint32_t Type = CollInt;
   bool Typed = KindOnly == CollElect;
   if (!Typed && !Params.empty())
-    if (std::optional<uint32_t> T = collectiveType(Params[0]))
+    if (std::optional<uint32_t> T = collectiveType(Params))
       Type = *T, Typed = true;
   // A vector operand splitVectorCollectives left (one the ABI returns
-  // through memory) or a type without a CollectiveType (half): the regions
+  // through memory) or a type without a CollectiveType: the regions
   // leave these to the fiber path, which reports them as unsupported
   // builtins. The one vector result the 64 bits carry is sub_group_ballot's
   // uint4 mask.
@@ -295,7 +297,9 @@ std::optional<SyncCall> classifySyncCall(const CallInst &CI) {
 
 Value *collectiveToBits(IRBuilder<> &B, Value *V) {
   Type *Ty = V->getType();
-  if (Ty->isFloatTy())
+  if (Ty->isHalfTy())
+    V = B.CreateBitCast(V, B.getInt16Ty());
+  else if (Ty->isFloatTy())
     V = B.CreateBitCast(V, B.getInt32Ty());
   else if (Ty->isDoubleTy())
     V = B.CreateBitCast(V, B.getInt64Ty());
@@ -312,6 +316,8 @@ Value *collectiveFromBits(IRBuilder<> &B, Value *V, Type *Ty) {
     return B.CreateInsertElement(R, B.CreateTrunc(B.CreateLShr(V, 32), I32),
                                  uint64_t(1));
   }
+  if (Ty->isHalfTy())
+    return B.CreateBitCast(B.CreateTrunc(V, B.getInt16Ty()), Ty);
   if (Ty->isFloatTy())
     return B.CreateBitCast(B.CreateTrunc(V, B.getInt32Ty()), Ty);
   if (Ty->isDoubleTy())
@@ -412,9 +418,9 @@ bool lowerWorkGroupSync(Function &Body) {
     bool Elect = KindOnly == CollElect;
     std::optional<uint32_t> Type =
         Elect ? CollInt
-              : (Params.empty() ? std::nullopt : collectiveType(Params[0]));
+              : (Params.empty() ? std::nullopt : collectiveType(Params));
     if (!Type)
-      continue; // (half): left as a declaration, reported as unsupported
+      continue; // left as a declaration, reported as unsupported
     auto It = Sites.find(CI);
     uint64_t Site = It == Sites.end() ? 0 : It->second;
     auto Collective = [&](Value *V) {

@@ -44,6 +44,8 @@ const std::vector<std::string> &openclCFeatures() {
       // Double math, conversions, relational/geometric functions:
       // builtins/*.cl, tested in tests/e2e/BuiltinTests.cpp.
       "__opencl_c_fp64",
+      // Half precision (cl_khr_fp16): builtins/half.cl, convert.cl.
+      "__opencl_c_fp16",
       // Program-scope (and static) variables in the global address space:
       // the JIT'd program's data, initialized once per program, persistent
       // across launches (tests/e2e/ProgramTests.cpp).

@@ -69,6 +69,8 @@ ElementType elementType(LLVMContext &C, uint32_t Op) {
     return {Type::getInt16Ty(C), true};
   case CollUShort:
     return {Type::getInt16Ty(C), false};
+  case CollHalf:
+    return {Type::getHalfTy(C), false};
   }
   return {};
 }
@@ -406,11 +408,12 @@ bool inlineSubGroupOp(uint32_t Op, bool Diverged) {
   bool Shuffle =
       (Kind >= CollShuffle && Kind <= CollShuffleDown) || Kind == CollRotate;
   if (Shuffle)
-    return Op % 16 <= CollUShort;
+    return Op % 16 <= CollHalf;
   Combine C;
   Mode M;
-  bool Float = Op % 16 == CollFloat || Op % 16 == CollDouble;
-  if (Op % 16 > CollUShort)
+  bool Float =
+      Op % 16 == CollFloat || Op % 16 == CollDouble || Op % 16 == CollHalf;
+  if (Op % 16 > CollHalf)
     return false;
   // Integer clusters only (in butterfly order), and with every work-item
   // here (the runtime reduces a split sub-group's work-items as one).

@@ -183,6 +183,7 @@ enum CollectiveType : uint32_t {
   CollUChar,
   CollShort,
   CollUShort,
+  CollHalf, // cl_khr_fp16 (combined in float, rounded once per step)
 };
 
 // The generated code addresses the context as an array of 64-bit words

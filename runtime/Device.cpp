@@ -333,9 +333,11 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
     return Out.value<cl_uint>(VecBytes / 8);
   // "If the cl_khr_fp16 extension is not supported, ... must return 0."
+  // Half is computed in float lanes (builtins/half.cl; F16C converts), so
+  // a vector holds as many halves as it computes floats.
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
-    return Out.value<cl_uint>(0);
+    return Out.value<cl_uint>(VecBytes / 4);
   case CL_DEVICE_MAX_CLOCK_FREQUENCY:
     return Out.value<cl_uint>(T.maxClockMHz());
   case CL_DEVICE_ADDRESS_BITS:
@@ -379,8 +381,13 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
     return Out.value<cl_device_fp_config>(
         CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
         CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM);
+  // cl_khr_fp16: at least round to nearest (or to zero) and INF/NaN. Each
+  // half operation is the float one rounded once to half, which is the
+  // correctly rounded half result, denormals included; fma is exact
+  // (builtins/half.cl).
   case CL_DEVICE_HALF_FP_CONFIG:
-    return Out.value<cl_device_fp_config>(0);
+    return Out.value<cl_device_fp_config>(CL_FP_DENORM | CL_FP_INF_NAN |
+                                          CL_FP_ROUND_TO_NEAREST | CL_FP_FMA);
   // cl_ext_float_atomics: "Describes the floating-point atomic operations
   // supported by the device." Add/sub and min/max in global and local
   // memory for float and double (builtins/c11atomic.cl); load, store and

@@ -23,13 +23,19 @@ template <typename T> uint64_t store(T V) {
   return Bits;
 }
 
+// _Float16 (cl_khr_fp16's half; its arithmetic rounds each step to half,
+// as the device's does) has no std::numeric_limits.
 template <typename T> T highest() {
-  if constexpr (std::numeric_limits<T>::has_infinity)
+  if constexpr (std::is_same_v<T, _Float16>)
+    return T(std::numeric_limits<float>::infinity());
+  else if constexpr (std::numeric_limits<T>::has_infinity)
     return std::numeric_limits<T>::infinity();
   return std::numeric_limits<T>::max();
 }
 template <typename T> T lowest() {
-  if constexpr (std::numeric_limits<T>::has_infinity)
+  if constexpr (std::is_same_v<T, _Float16>)
+    return T(-std::numeric_limits<float>::infinity());
+  else if constexpr (std::numeric_limits<T>::has_infinity)
     return -std::numeric_limits<T>::infinity();
   return std::numeric_limits<T>::lowest();
 }
@@ -182,9 +188,10 @@ void collective(uint64_t *S, size_t N, uint32_t Kind, size_t BroadcastFrom,
 }
 
 /// The element type of each CollectiveType, in the enumeration's order.
-using CollTypes = std::tuple<int32_t, uint32_t, int64_t, uint64_t, float,
-                             double, int8_t, uint8_t, int16_t, uint16_t>;
-static_assert(std::tuple_size_v<CollTypes> == CollUShort + 1);
+using CollTypes =
+    std::tuple<int32_t, uint32_t, int64_t, uint64_t, float, double, int8_t,
+               uint8_t, int16_t, uint16_t, _Float16>;
+static_assert(std::tuple_size_v<CollTypes> == CollHalf + 1);
 
 /// collective<T> for the CollectiveType \p Type known only at run time: a
 /// table of the instantiations, one per element type (\p I); a \p Type

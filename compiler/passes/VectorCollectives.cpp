@@ -57,8 +57,10 @@ bool splitVectorCollectives(Function &Body) {
       Params = Params.drop_front();
     if (!Params.consume_front("_") || Params.empty())
       continue;
-    char EltCode = Params[0];
-    Type *Elt = builtinScalarType(C, EltCode);
+    // One letter, or "Dh" for half.
+    StringRef EltCode = Params.take_front(Params.starts_with("Dh") ? 2 : 1);
+    Type *Elt =
+        EltCode == "Dh" ? Type::getHalfTy(C) : builtinScalarType(C, EltCode[0]);
     if (!Elt)
       continue;
     IRBuilder<> B(CI);
@@ -74,8 +76,8 @@ bool splitVectorCollectives(Function &Body) {
     // The scalar builtin of the same name: <element> then the index's
     // mangled type.
     std::string ScalarName = "_Z" + std::to_string(Name.size()) + Name.str() +
-                             std::string(1, EltCode) +
-                             Params.drop_front().str();
+                             EltCode.str() +
+                             Params.drop_front(EltCode.size()).str();
     Value *Index = CI->getArgOperand(1);
     FunctionCallee Scalar = M.getOrInsertFunction(
         ScalarName, FunctionType::get(Elt, {Elt, Index->getType()}, false));
