@@ -391,6 +391,17 @@ kernel void math(global const float *restrict x, global float *restrict y) {
 }
 )CLC";
 
+// The math row in half precision (cl_khr_fp16): stored as half, computed
+// by clcpu in float lanes.
+inline const char *const MathHalf = R"CLC(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+kernel void math_half(global const half *restrict x, global half *restrict y) {
+  size_t i = get_global_id(0);
+  half v = x[i];
+  y[i] = sin(v) + exp(v * 0.25h) + log(v) + pow(v, 1.5h);
+}
+)CLC";
+
 // A float histogram: 256 bins, each work-item adds its value to the bin its
 // index hashes to. HistFloatAtomics uses cl_ext_float_atomics (OpenCL C
 // 3.0); HistCas is what a program without the extension writes, a

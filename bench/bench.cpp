@@ -1219,6 +1219,48 @@ private:
   cl_kernel K = nullptr;
 };
 
+// The math row in half precision, on a platform with cl_khr_fp16: the same
+// inputs rounded to half, the result within 8 half ulps (2^-8 relative) of
+// the float reference of those inputs (each of the four terms is within a
+// few half ulps, and the sum is rounded four times).
+class MathHalfBench : public Bench {
+public:
+  MathHalfBench(Platform &P, size_t N) : Bench(P), N(N) {}
+  void setUp() override {
+    if (!hasExtension(P.Dev, "cl_khr_fp16"))
+      throw NotAvailable("no cl_khr_fp16");
+    Lcg R(7);
+    X.resize(N);
+    for (_Float16 &V : X)
+      V = _Float16(R.uniform(0.1f, 20.0f));
+    BX = buffer(N * 2, X.data());
+    BY = buffer(N * 2);
+    K = kernel(program(kernels::MathHalf, ""), "math_half");
+    args(K, BX, BY);
+  }
+  double run() override {
+    double T0 = nowSec();
+    launch(K, 1, &N);
+    finish();
+    return nowSec() - T0;
+  }
+  std::string verify() override {
+    std::vector<_Float16> Y = read<_Float16>(BY, N);
+    for (size_t I = 0; I < N; I += N > 65536 ? 7 : 1) {
+      float Want = mathRef(float(X[I]));
+      if (!(std::fabs(float(Y[I]) - Want) <= 0x1p-8f * mathMag(float(X[I]))))
+        return mismatch("y", I, float(Y[I]), Want);
+    }
+    return "";
+  }
+
+private:
+  size_t N;
+  std::vector<_Float16> X;
+  cl_mem BX = nullptr, BY = nullptr;
+  cl_kernel K = nullptr;
+};
+
 // A large generated kernel from source to its first result: Lines
 // statements of straight-line float and integer arithmetic, math calls and
 // branches over eight variables (what code generators emit), a new nonce
@@ -1881,6 +1923,11 @@ std::vector<Spec> specs(const Sizes &S) {
                "sin+exp+log+pow, " + countStr(S.Compute) + " floats",
                [=](Platform &P) -> B {
                  return std::make_unique<MathBench>(P, S.Compute);
+               }});
+  V.push_back({"math_half", "Gelem/s", double(S.Compute) / GB, 0, false,
+               "the math row in half, " + countStr(S.Compute) + " halves",
+               [=](Platform &P) -> B {
+                 return std::make_unique<MathHalfBench>(P, S.Compute);
                }});
   V.push_back({"atomic_float_hist", "Gelem/s", double(S.Compute) / GB, 0, false,
                countStr(S.Compute) + " float atomic adds into 256 bins",

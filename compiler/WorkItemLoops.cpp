@@ -22,6 +22,7 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Metadata.h>
@@ -90,7 +91,15 @@ bool isWorkItemLoop(const Loop &L) {
 void markWorkItemLoop(BranchInst &Latch, const Function &Body, unsigned Lanes) {
   SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> Backedges;
   FindFunctionBackedges(Body, Backedges);
-  markWorkItemLoop(Latch, !Backedges.empty(), Lanes);
+  // Half precision computes in float lanes (builtins/half.cl). The cost
+  // model prices the F16C conversions high and picks half the float width
+  // for such loops (math on half at half the speed of float), so they get
+  // the float width, as loops do.
+  bool Half = any_of(instructions(Body), [](const Instruction &I) {
+    return (isa<FPExtInst>(I) && I.getOperand(0)->getType()->isHalfTy()) ||
+           (isa<FPTruncInst>(I) && I.getType()->isHalfTy());
+  });
+  markWorkItemLoop(Latch, !Backedges.empty() || Half, Lanes);
 }
 
 void markWorkItemLoop(BranchInst &Latch, bool BodyHasLoops, unsigned Lanes,

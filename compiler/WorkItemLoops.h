@@ -19,8 +19,8 @@ class Metadata;
 namespace clcpu::compiler {
 
 /// Marks the work-item x-loop whose latch is \p Latch; if \p Body (the
-/// kernel body it calls) has loops, also asks the vectorizer to widen it by
-/// \p Lanes work-items.
+/// kernel body it calls) has loops or computes with half, also asks the
+/// vectorizer to widen it by \p Lanes work-items.
 void markWorkItemLoop(llvm::BranchInst &Latch, const llvm::Function &Body,
                       unsigned Lanes);
 /// The same for a loop whose body is known to have loops or not; \p
