@@ -72,6 +72,22 @@
       r[i] = F(a[i], b[i], c);                                                 \
     return r;                                                                  \
   }
+// U marks a uint argument shared by every element (the offset and count of
+// cl_khr_extended_bit_ops).
+#define VEC_33UUN(R, F, T, n)                                                  \
+  CONST R##n F(T##n a, T##n b, uint c, uint d) {                               \
+    R##n r;                                                                    \
+    for (int i = 0; i < n; ++i)                                                \
+      r[i] = F(a[i], b[i], c, d);                                              \
+    return r;                                                                  \
+  }
+#define VEC_3UUN(R, F, T, n)                                                   \
+  CONST R##n F(T##n a, uint b, uint c) {                                       \
+    R##n r;                                                                    \
+    for (int i = 0; i < n; ++i)                                                \
+      r[i] = F(a[i], b, c);                                                    \
+    return r;                                                                  \
+  }
 
 #define FOR_N(M, ...)                                                          \
   M(__VA_ARGS__, 2)                                                            \
@@ -84,6 +100,8 @@
 #define VEC_3SS(R, F, T) FOR_N(VEC_3SSN, R, F, T)
 #define VEC_SS3(R, F, T) FOR_N(VEC_SS3N, R, F, T)
 #define VEC_33S(R, F, T) FOR_N(VEC_33SN, R, F, T)
+#define VEC_33UU(R, F, T) FOR_N(VEC_33UUN, R, F, T)
+#define VEC_3UU(R, F, T) FOR_N(VEC_3UUN, R, F, T)
 
 // The named address spaces a pointer argument may have (plus generic).
 #define FOR_AS(M, ...)                                                         \

@@ -56,6 +56,23 @@ inline std::string deviceString(cl_device_id D, cl_device_info P) {
   return S;
 }
 
+/// The version \p D lists for extension \p Name in
+/// CL_DEVICE_EXTENSIONS_WITH_VERSION; 0 if it lists none.
+inline cl_version extensionVersion(cl_device_id D, const std::string &Name) {
+  size_t Size = 0;
+  if (clGetDeviceInfo(D, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, nullptr,
+                      &Size) != CL_SUCCESS)
+    return 0;
+  std::vector<cl_name_version> Exts(Size / sizeof(cl_name_version));
+  if (clGetDeviceInfo(D, CL_DEVICE_EXTENSIONS_WITH_VERSION, Size, Exts.data(),
+                      nullptr) != CL_SUCCESS)
+    return 0;
+  for (const cl_name_version &E : Exts)
+    if (Name == E.name)
+      return E.version;
+  return 0;
+}
+
 /// The device's sub-group size: its 32-bit SIMD width (cl_khr_subgroups).
 inline size_t subGroupWidth(cl_device_id D) {
   return deviceInfo<cl_uint>(D, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT);
