@@ -115,6 +115,16 @@ struct BuildSettings {
 /// reports (CL_DEVICE_OPENCL_C_FEATURES) and exactly the feature macros a
 /// program built with -cl-std=CL3.0 sees (compiler/Frontend.cpp).
 const std::vector<std::string> &openclCFeatures();
+/// The extension that brings optional feature \p Feature (its macro comes
+/// with the extension's; the device reports the feature with the
+/// extension's version), or "" for one of OpenCL C 3.0's own.
+std::string featureExtension(const std::string &Feature);
+
+/// Kernels compiled for this host turn unsigned-by-signed 4x8-bit dot
+/// products (cl_khr_integer_dot_product), plain or accumulated with signed
+/// saturation, into one VNNI instruction per vector of work-items: the CPU
+/// has AVX-512 VNNI or AVX-VNNI (compiler/passes/VnniDotProduct.cpp).
+bool hostVnniDotProduct();
 
 /// Splits and checks \p Text; false (with \p Error) for an unknown or
 /// malformed option: CL_INVALID_BUILD_OPTIONS.

@@ -28,8 +28,58 @@ extern "C" const unsigned long long clcpu_opencl_c_base_h_size;
 
 namespace clcpu::compiler {
 
+namespace {
+/// An optional feature an extension brings: its macro comes with the
+/// extension's, from OpenCL C version FromVersion (100 for 1.0, ...) on,
+/// and the device reports it with the extension's version.
+struct ExtensionFeature {
+  std::string Name;
+  std::string Extension;
+  unsigned FromVersion;
+};
+
+const std::vector<ExtensionFeature> &extensionFeatures() {
+  static const std::vector<ExtensionFeature> Features = [] {
+    std::vector<ExtensionFeature> F = {
+        // cl_ext_float_atomics: atomic_fetch_add/sub/min/max on atomic_float
+        // and atomic_double in global and local memory
+        // (builtins/c11atomic.cl, tests/e2e/FloatAtomicTests.cpp), from
+        // OpenCL C 2.0, whose atomic syntax the extension builds on.
+        {"__opencl_c_ext_fp32_global_atomic_add", "cl_ext_float_atomics", 200},
+        {"__opencl_c_ext_fp32_local_atomic_add", "cl_ext_float_atomics", 200},
+        {"__opencl_c_ext_fp32_global_atomic_min_max", "cl_ext_float_atomics",
+         200},
+        {"__opencl_c_ext_fp32_local_atomic_min_max", "cl_ext_float_atomics",
+         200},
+        {"__opencl_c_ext_fp64_global_atomic_add", "cl_ext_float_atomics", 200},
+        {"__opencl_c_ext_fp64_local_atomic_add", "cl_ext_float_atomics", 200},
+        {"__opencl_c_ext_fp64_global_atomic_min_max", "cl_ext_float_atomics",
+         200},
+        {"__opencl_c_ext_fp64_local_atomic_min_max", "cl_ext_float_atomics",
+         200},
+        // cl_khr_integer_dot_product 2.0.0 makes both inputs mandatory
+        // (builtins/integer_dot_product.cl). The extension needs only
+        // OpenCL C 1.0, and Clang declares its builtins under these macros.
+        {"__opencl_c_integer_dot_product_input_4x8bit",
+         "cl_khr_integer_dot_product", 100},
+        {"__opencl_c_integer_dot_product_input_4x8bit_packed",
+         "cl_khr_integer_dot_product", 100},
+    };
+    return F;
+  }();
+  return Features;
+}
+
+/// \p Core followed by the features of extensionFeatures().
+std::vector<std::string> withExtensionFeatures(std::vector<std::string> Core) {
+  for (const ExtensionFeature &F : extensionFeatures())
+    Core.push_back(F.Name);
+  return Core;
+}
+} // namespace
+
 const std::vector<std::string> &openclCFeatures() {
-  static const std::vector<std::string> Features = {
+  static const std::vector<std::string> Features = withExtensionFeatures({
       "__opencl_c_int64", // mandatory for FULL_PROFILE devices
       // builtins/c11atomic.cl: every atomic is sequentially consistent and
       // device-wide, so every order and scope is honoured.
@@ -53,21 +103,15 @@ const std::vector<std::string> &openclCFeatures() {
       // One flat address space on the CPU; to_global/to_local/to_private and
       // get_fence look at where a pointer points (WorkGroupFunction.cpp).
       "__opencl_c_generic_address_space",
-      // cl_ext_float_atomics: atomic_fetch_add/sub/min/max on atomic_float
-      // and atomic_double in global and local memory (builtins/c11atomic.cl,
-      // tests/e2e/FloatAtomicTests.cpp). Also defined for OpenCL C 2.0
-      // programs, whose atomic syntax the extension builds on
-      // (addExtensionArgs).
-      "__opencl_c_ext_fp32_global_atomic_add",
-      "__opencl_c_ext_fp32_local_atomic_add",
-      "__opencl_c_ext_fp32_global_atomic_min_max",
-      "__opencl_c_ext_fp32_local_atomic_min_max",
-      "__opencl_c_ext_fp64_global_atomic_add",
-      "__opencl_c_ext_fp64_local_atomic_add",
-      "__opencl_c_ext_fp64_global_atomic_min_max",
-      "__opencl_c_ext_fp64_local_atomic_min_max",
-  };
+  });
   return Features;
+}
+
+std::string featureExtension(const std::string &Feature) {
+  for (const ExtensionFeature &E : extensionFeatures())
+    if (E.Name == Feature)
+      return E.Extension;
+  return "";
 }
 
 namespace {
@@ -91,13 +135,14 @@ unsigned clStdVersion(const std::string &ClStd) {
 }
 
 /// Exactly the device's extensions and, for OpenCL C 3.0, its optional
-/// features, as predefined macros (and, for the ones Clang knows, as enabled
-/// options, which also declare their builtins). Clang enables every option
-/// it knows for an x86 target, so all are turned off first (-all): a program
-/// that tests `#ifdef cl_khr_fp16` must not see a half type the device does
-/// not have. What Clang does not know, or defines only from a later OpenCL
-/// C version than the program's (cl_khr_subgroups from 2.0), is a macro
-/// defined here.
+/// features (before 3.0, the extensions' own features of the version:
+/// extensionFeatures()), as predefined macros (and, for the ones Clang
+/// knows, as enabled options, which also declare their builtins). Clang
+/// enables every option it knows for an x86 target, so all are turned off
+/// first (-all): a program that tests `#ifdef cl_khr_fp16` must not see a
+/// half type the device does not have. What Clang does not know, or defines
+/// only from a later OpenCL C version than the program's (cl_khr_subgroups
+/// from 2.0), is a macro defined here.
 void addExtensionArgs(const std::string &ClStd,
                       std::vector<std::string> &Args) {
   const unsigned Version = clStdVersion(ClStd);
@@ -105,11 +150,15 @@ void addExtensionArgs(const std::string &ClStd,
 #define CLCPU_EXTENSION(Name, Major, Minor, Patch) #Name,
 #include "compiler/Extensions.def"
   };
-  // An extension's own features (__opencl_c_ext_*) declare its builtins;
-  // those that extend the OpenCL C 2.0 atomics apply to 2.0 programs too.
-  for (const std::string &F : openclCFeatures())
-    if (Version >= 300 || (Version >= 200 && F.starts_with("__opencl_c_ext_")))
-      Names.push_back(F);
+  // An extension's own features declare its builtins: before OpenCL C 3.0
+  // too, from the version the extension builds on.
+  if (Version >= 300)
+    Names.insert(Names.end(), openclCFeatures().begin(),
+                 openclCFeatures().end());
+  else
+    for (const ExtensionFeature &F : extensionFeatures())
+      if (Version >= F.FromVersion)
+        Names.push_back(F.Name);
   std::string Ext = "-cl-ext=-all";
   for (const std::string &N : Names) {
     auto Known =

@@ -37,6 +37,7 @@
 #include "compiler/passes/ScanLoopVectorize.h"
 #include "compiler/passes/SubGroupStepInline.h"
 #include "compiler/passes/UniformVectorPhis.h"
+#include "compiler/passes/VnniDotProduct.h"
 #include "compiler/passes/WorkItemLoopCheck.h"
 
 #include <llvm/IR/DiagnosticHandler.h>
@@ -123,6 +124,9 @@ void addOptimizerLastPasses(ModulePassManager &MPM) {
   // of one address).
   FPM.addPass(UniformVectorPhisPass());
   FPM.addPass(InstCombinePass());
+  // Byte dot products the work-item loop widened into multiply-adds become
+  // one VNNI instruction per vector, where the target has one.
+  FPM.addPass(VnniDotProductPass());
   // Gathers of adjacent elements become vector loads.
   FPM.addPass(ConsecutiveGathersPass());
   FPM.addPass(InstCombinePass());

@@ -28,10 +28,13 @@ std::vector<cl_name_version> openclCFeatures() {
   std::vector<cl_name_version> V;
   for (const std::string &F : compiler::openclCFeatures()) {
     cl_name_version NV{};
-    // An extension's feature (__opencl_c_ext_*) has its extension's
-    // version; the others are OpenCL C 3.0's.
-    NV.version = F.starts_with("__opencl_c_ext_") ? CL_MAKE_VERSION(1, 0, 0)
-                                                  : CL_MAKE_VERSION(3, 0, 0);
+    // An extension's feature has its extension's version; the others are
+    // OpenCL C 3.0's.
+    NV.version = CL_MAKE_VERSION(3, 0, 0);
+    if (std::string Ext = compiler::featureExtension(F); !Ext.empty())
+      for (const NamedVersion &E : DeviceExtensions)
+        if (E.Name == Ext)
+          NV.version = E.Version;
     std::strncpy(NV.name, F.c_str(), CL_NAME_VERSION_MAX_NAME_SIZE - 1);
     V.push_back(NV);
   }
@@ -493,6 +496,35 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   }
   case CL_DEVICE_NODE_MASK_KHR:
     return Out.value<cl_uint>(0);
+  // cl_khr_integer_dot_product 2.0.0:
+  // "CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR is always set",
+  // and "CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR must be set in
+  // version 2.x of the extension"; their feature macros are in
+  // compiler::openclCFeatures().
+  case CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR:
+    return Out.value<cl_device_integer_dot_product_capabilities_khr>(
+        CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR |
+        CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR);
+  // "A dot product operation is deemed accelerated if its implementation
+  // provides a performance advantage over application-provided code
+  // composed from elementary instructions, either because the
+  // implementation uses optimized machine code sequences whose generation
+  // from application-provided code cannot be guaranteed ...".
+  // Unsigned-by-signed bytes, plain or accumulated with signed saturation,
+  // are one vpdpbusd / vpdpbusds per vector of work-items where the CPU has
+  // AVX-512 VNNI or AVX-VNNI (compiler/passes/VnniDotProduct.cpp, which
+  // finds the builtins' shape; an application's own byte arithmetic gets
+  // there only if it happens to have that shape). Every other combination
+  // is the multiply-adds an application's own code gets. Packed or not,
+  // the operands are the same 32-bit words.
+  case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR:
+  case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR: {
+    const cl_bool Mixed = compiler::hostVnniDotProduct() ? CL_TRUE : CL_FALSE;
+    cl_device_integer_dot_product_acceleration_properties_khr P{};
+    P.mixed_signedness_accelerated = Mixed;
+    P.accumulating_saturating_mixed_signedness_accelerated = Mixed;
+    return Out.value(P);
+  }
   case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
     return Out.array(nameVersions(OpenCLCVersions));
   case CL_DEVICE_OPENCL_C_FEATURES:

@@ -28,6 +28,7 @@
 #include "compiler/passes/SubGroupStepInline.h"
 #include "compiler/passes/UniformVectorPhis.h"
 #include "compiler/passes/VectorCollectives.h"
+#include "compiler/passes/VnniDotProduct.h"
 #include "compiler/passes/WorkItemCalls.h"
 #include "compiler/passes/WorkItemLoopCheck.h"
 

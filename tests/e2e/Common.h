@@ -7,6 +7,8 @@
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -56,21 +58,47 @@ inline std::string deviceString(cl_device_id D, cl_device_info P) {
   return S;
 }
 
-/// The version \p D lists for extension \p Name in
-/// CL_DEVICE_EXTENSIONS_WITH_VERSION; 0 if it lists none.
-inline cl_version extensionVersion(cl_device_id D, const std::string &Name) {
+/// The version \p D lists for \p Name in the name-and-version array query
+/// \p Q (CL_DEVICE_EXTENSIONS_WITH_VERSION, CL_DEVICE_OPENCL_C_FEATURES);
+/// 0 if it lists none.
+inline cl_version listedVersion(cl_device_id D, cl_device_info Q,
+                                const std::string &Name) {
   size_t Size = 0;
-  if (clGetDeviceInfo(D, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, nullptr,
-                      &Size) != CL_SUCCESS)
+  if (clGetDeviceInfo(D, Q, 0, nullptr, &Size) != CL_SUCCESS)
     return 0;
-  std::vector<cl_name_version> Exts(Size / sizeof(cl_name_version));
-  if (clGetDeviceInfo(D, CL_DEVICE_EXTENSIONS_WITH_VERSION, Size, Exts.data(),
-                      nullptr) != CL_SUCCESS)
+  std::vector<cl_name_version> List(Size / sizeof(cl_name_version));
+  if (clGetDeviceInfo(D, Q, Size, List.data(), nullptr) != CL_SUCCESS)
     return 0;
-  for (const cl_name_version &E : Exts)
+  for (const cl_name_version &E : List)
     if (Name == E.name)
       return E.version;
   return 0;
+}
+
+/// The version of extension \p Name on \p D; 0 if it has none.
+inline cl_version extensionVersion(cl_device_id D, const std::string &Name) {
+  return listedVersion(D, CL_DEVICE_EXTENSIONS_WITH_VERSION, Name);
+}
+
+/// The version of OpenCL C feature \p Name on \p D; 0 if it has none.
+inline cl_version featureVersion(cl_device_id D, const std::string &Name) {
+  return listedVersion(D, CL_DEVICE_OPENCL_C_FEATURES, Name);
+}
+
+/// The CPU has \p Flag among the flags Linux lists in /proc/cpuinfo
+/// ("avx512_vnni", "constant_tsc", ...): what a device query that depends
+/// on the CPU is checked against.
+inline bool cpuFlag(const std::string &Flag) {
+  std::ifstream In("/proc/cpuinfo");
+  for (std::string Line; std::getline(In, Line);)
+    if (Line.rfind("flags", 0) == 0) {
+      std::istringstream Words(Line.substr(Line.find(':') + 1));
+      for (std::string W; Words >> W;)
+        if (W == Flag)
+          return true;
+      return false;
+    }
+  return false;
 }
 
 /// The device's sub-group size: its 32-bit SIMD width (cl_khr_subgroups).
