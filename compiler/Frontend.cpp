@@ -20,6 +20,7 @@
 #include <llvm/TargetParser/Host.h>
 
 #include <algorithm>
+#include <cpuid.h>
 #include <string_view>
 
 // Clang's opencl-c-base.h, embedded at build time (builtins/Embed.cpp.in).
@@ -29,6 +30,17 @@ extern "C" const unsigned long long clcpu_opencl_c_base_h_size;
 namespace clcpu::compiler {
 
 namespace {
+/// The CPU's time-stamp counter is invariant (CPUID 8000_0007h, EDX bit 8;
+/// Linux's constant_tsc and nonstop_tsc): it ticks at one constant rate in
+/// every P-, C- and T-state, one clock for every CPU of the machine (Linux
+/// checks at boot that the CPUs' counters agree, and stops using them as
+/// its own clock when they do not).
+bool hostHasInvariantTsc() {
+  unsigned A, B, C, D;
+  return __get_cpuid(0x80000000u, &A, &B, &C, &D) && A >= 0x80000007u &&
+         __get_cpuid(0x80000007u, &A, &B, &C, &D) && (D & (1u << 8));
+}
+
 /// An optional feature an extension brings: its macro comes with the
 /// extension's, from OpenCL C version FromVersion (100 for 1.0, ...) on,
 /// and the device reports it with the extension's version.
@@ -65,6 +77,16 @@ const std::vector<ExtensionFeature> &extensionFeatures() {
         {"__opencl_c_integer_dot_product_input_4x8bit_packed",
          "cl_khr_integer_dot_product", 100},
     };
+    // cl_khr_kernel_clock: builtins/kernel_clock.cl reads the time-stamp
+    // counter for every scope (the extension needs only OpenCL C 1.0). Only
+    // an invariant counter is one clock for the whole device (the device's
+    // worker threads run on all its CPUs, and a work-group's thread may
+    // move between them); without one, the device offers no scope and
+    // programs see no clock function.
+    if (hostHasInvariantTsc())
+      for (const char *Scope : {"device", "work_group", "sub_group"})
+        F.push_back({std::string("__opencl_c_kernel_clock_scope_") + Scope,
+                     "cl_khr_kernel_clock", 100});
     return F;
   }();
   return Features;

@@ -48,6 +48,26 @@ const NamedVersion OpenCLCVersions[] = {
     {"OpenCL C", CL_MAKE_VERSION(3, 0, 0)},
 };
 
+/// cl_khr_kernel_clock: the scopes whose feature macros programs see
+/// (compiler::openclCFeatures()).
+cl_device_kernel_clock_capabilities_khr kernelClockScopes() {
+  static const std::pair<const char *, cl_device_kernel_clock_capabilities_khr>
+      Scopes[] = {
+          {"__opencl_c_kernel_clock_scope_device",
+           CL_DEVICE_KERNEL_CLOCK_SCOPE_DEVICE_KHR},
+          {"__opencl_c_kernel_clock_scope_work_group",
+           CL_DEVICE_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR},
+          {"__opencl_c_kernel_clock_scope_sub_group",
+           CL_DEVICE_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR},
+      };
+  const std::vector<std::string> &F = compiler::openclCFeatures();
+  cl_device_kernel_clock_capabilities_khr Caps = 0;
+  for (auto [Name, Bit] : Scopes)
+    if (std::find(F.begin(), F.end(), Name) != F.end())
+      Caps |= Bit;
+  return Caps;
+}
+
 constexpr cl_device_affinity_domain AllDomains[] = {
     CL_DEVICE_AFFINITY_DOMAIN_NUMA, CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE,
     CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE, CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE,
@@ -525,6 +545,9 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
     P.accumulating_saturating_mixed_signedness_accelerated = Mixed;
     return Out.value(P);
   }
+  case CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR:
+    return Out.value<cl_device_kernel_clock_capabilities_khr>(
+        kernelClockScopes());
   case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
     return Out.array(nameVersions(OpenCLCVersions));
   case CL_DEVICE_OPENCL_C_FEATURES:

@@ -252,10 +252,12 @@ TEST_CASE("OpenCL C 6.2.1: predefined extension and feature macros are "
       bool Feature = X.rfind("__opencl_c_", 0) == 0;
       // Feature macros belong to OpenCL C 3.0; __opencl_c_int64 is the
       // one Clang defines for every version (a full profile has 64-bit
-      // integers in every version), and an extension that defines feature
-      // macros of its own (cl_khr_integer_dot_product: its builtins are
-      // declared under them) needs only OpenCL C 1.0.
-      bool OfExtension = X.rfind("__opencl_c_integer_dot_product_", 0) == 0;
+      // integers in every version), and the extensions that define
+      // feature macros of their own (cl_khr_integer_dot_product,
+      // cl_khr_kernel_clock: their builtins are declared under them) need
+      // only OpenCL C 1.0.
+      bool OfExtension = X.rfind("__opencl_c_integer_dot_product_", 0) == 0 ||
+                         X.rfind("__opencl_c_kernel_clock_", 0) == 0;
       bool Want = Feature ? (Is30 || X == "__opencl_c_int64" || OfExtension) &&
                                 Has(Features, X)
                           : Has(Extensions, X);

@@ -136,6 +136,8 @@ const cl_device_info AllDeviceQueries[] = {
     CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR,
     CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR,
     CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR,
+    // cl_khr_kernel_clock
+    CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR,
 };
 
 bool hasExtension(cl_device_id D, const std::string &Name) {
