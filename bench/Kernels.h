@@ -84,6 +84,30 @@ void sgemm_tiled(int n, global const float *restrict A,
 }
 )CLC";
 
+// int8 matrix product, as quantized inference runs it: C (n x n ints) = A
+// (n rows of K packed unsigned bytes) x B (K rows of n packed signed
+// bytes), one work-item per output, accumulated with signed saturation.
+// USE_DOT_PRODUCT: cl_khr_integer_dot_product's packed unsigned-by-signed
+// dot_acc_sat; otherwise the same with uchar4 / char4 widened to int4, a
+// multiply, a sum and add_sat (OpenCL C 1.2).
+inline const char *const DotInt8 = R"CLC(
+kernel void dot_int8(int K, global const uint *restrict A,
+                     global const uint *restrict B, global int *restrict C) {
+  int col = get_global_id(0), row = get_global_id(1), n = get_global_size(0);
+  int acc = 0;
+  for (int k = 0; k < K; ++k) {
+    uint a = A[row * K + k], b = B[k * n + col];
+#ifdef USE_DOT_PRODUCT
+    acc = dot_acc_sat_4x8packed_us_int(a, b, acc);
+#else
+    int4 p = convert_int4(as_uchar4(a)) * convert_int4(as_char4(b));
+    acc = add_sat(acc, p.x + p.y + p.z + p.w);
+#endif
+  }
+  C[row * n + col] = acc;
+}
+)CLC";
+
 inline const char *const Reduce = R"CLC(
 #define WG 256
 // Each work-item sums a grid-strided slice, then a local-memory tree

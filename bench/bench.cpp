@@ -102,6 +102,7 @@ struct Platform {
   cl_context Ctx = nullptr;
   cl_command_queue Queue = nullptr;
   bool Collectives = false; // __opencl_c_work_group_collective_functions
+  bool DotProduct = false; // __opencl_c_integer_dot_product_input_4x8bit_packed
   cl_uint ComputeUnits = 0; // CL_DEVICE_MAX_COMPUTE_UNITS of Dev
   bool SubDevice = false;   // Dev is from clCreateSubDevices: released here
 
@@ -200,6 +201,8 @@ bool openPlatform(Platform &P) {
   P.Device = deviceString(P.Dev, CL_DEVICE_NAME);
   P.Collectives =
       hasCFeature(P.Dev, "__opencl_c_work_group_collective_functions");
+  P.DotProduct =
+      hasCFeature(P.Dev, "__opencl_c_integer_dot_product_input_4x8bit_packed");
   clGetDeviceInfo(P.Dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof P.ComputeUnits,
                   &P.ComputeUnits, nullptr);
   return true;
@@ -254,6 +257,8 @@ Workers restrictTo(Platform &Root, cl_uint N) {
   Sub->Device = deviceString(Sub->Dev, CL_DEVICE_NAME);
   Sub->Collectives =
       hasCFeature(Sub->Dev, "__opencl_c_work_group_collective_functions");
+  Sub->DotProduct = hasCFeature(
+      Sub->Dev, "__opencl_c_integer_dot_product_input_4x8bit_packed");
   Sub->ComputeUnits = N;
   W.Sub = std::move(Sub);
   W.P = W.Sub.get();
@@ -269,6 +274,8 @@ struct Sizes {
   size_t Compute;    // floats for math; Compute / 4 ints for compact
   int NBody;         // bodies
   int Gemm;          // matrix order
+  int Dot;           // dot_int8's matrix order (outputs: Dot^2)
+  int DotK;          // dot_int8's packed words per dot product
   int Scan;          // ints
   int BarrierGroups; // work-groups of 256 in the barrier stress
   int BarrierIters;  // rounds of 2 barriers each
@@ -364,6 +371,8 @@ Sizes fullSizes(const CacheSize &Llc, size_t MaxArrayBytes, bool &Capped) {
           .Compute = size_t(16) << 20,
           .NBody = 16384,
           .Gemm = 1024,
+          .Dot = 2048,
+          .DotK = 64,
           .Scan = int(cacheSized(Llc.Bytes, FixedScan,
                                  std::min(MaxArrayBytes, MaxScan * 4), Capped)),
           .BarrierGroups = 512,
@@ -381,6 +390,8 @@ Sizes quickSizes() {
           .Compute = size_t(1) << 16,
           .NBody = 1024,
           .Gemm = 128,
+          .Dot = 128,
+          .DotK = 16,
           .Scan = 1 << 18,
           .BarrierGroups = 8,
           .BarrierIters = 8,
@@ -722,6 +733,64 @@ private:
   std::vector<float> A, B;
   cl_mem BA = nullptr, BB = nullptr, BC = nullptr;
   cl_kernel K = nullptr;
+};
+
+// int8 matrix product (kernels::DotInt8): N x N outputs, each the
+// saturating dot product of K packed words of A's row and B's column.
+class DotInt8Bench : public Bench {
+public:
+  DotInt8Bench(Platform &P, int N, int K) : Bench(P), N(N), K(K) {}
+  void setUp() override {
+    Lcg R(11);
+    A.resize(size_t(N) * K);
+    B.resize(size_t(K) * N);
+    for (uint32_t &W : A)
+      W = R.next();
+    for (uint32_t &W : B)
+      W = R.next();
+    BA = buffer(A.size() * 4, A.data());
+    BB = buffer(B.size() * 4, B.data());
+    BC = buffer(size_t(N) * N * 4);
+    Kern = kernel(
+        program(kernels::DotInt8, P.DotProduct ? "-DUSE_DOT_PRODUCT" : ""),
+        "dot_int8");
+    Note = P.DotProduct ? "dot_acc_sat_4x8packed_us_int"
+                        : "no cl_khr_integer_dot_product: int4 multiplies, "
+                          "a sum and add_sat";
+    args(Kern, K, BA, BB, BC);
+  }
+  double run() override {
+    size_t G[2] = {size_t(N), size_t(N)};
+    double T0 = nowSec();
+    launch(Kern, 2, G);
+    finish();
+    return nowSec() - T0;
+  }
+  std::string verify() override {
+    std::vector<int32_t> C = read<int32_t>(BC, size_t(N) * N);
+    int Step = N > 256 ? N / 13 : 1; // whole rows, a sample at full size
+    for (int I = 0; I < N; I += Step)
+      for (int J = 0; J < N; ++J) {
+        int64_t Acc = 0;
+        for (int Kk = 0; Kk < K; ++Kk) {
+          uint32_t X = A[size_t(I) * K + Kk], Y = B[size_t(Kk) * N + J];
+          int64_t D = 0;
+          for (int Byte = 0; Byte < 4; ++Byte)
+            D += int64_t(uint8_t(X >> 8 * Byte)) * int8_t(Y >> 8 * Byte);
+          Acc = std::clamp<int64_t>(Acc + D, INT32_MIN, INT32_MAX);
+        }
+        if (C[size_t(I) * N + J] != Acc)
+          return mismatch("C", size_t(I) * N + J, C[size_t(I) * N + J],
+                          double(Acc));
+      }
+    return "";
+  }
+
+private:
+  int N, K;
+  std::vector<uint32_t> A, B;
+  cl_mem BA = nullptr, BB = nullptr, BC = nullptr;
+  cl_kernel Kern = nullptr;
 };
 
 // Sum of N floats into one partial sum per work-group of 256.
@@ -1863,6 +1932,15 @@ std::vector<Spec> specs(const Sizes &S) {
                GemmN + "^2, 16x16 __local tiles, barriers",
                [=](Platform &P) -> B {
                  return std::make_unique<GemmBench>(P, true, S.Gemm);
+               }});
+  // Each packed dot product is 4 multiplies and 4 adds.
+  double DotOps = 8.0 * S.Dot * double(S.Dot) * S.DotK / GB;
+  V.push_back({"dot_int8", "GOP/s", DotOps, 0, false,
+               countStr(size_t(S.Dot) * S.Dot) + " int8 dot products of " +
+                   std::to_string(4 * S.DotK) +
+                   " bytes (packed, saturating), one work-item each",
+               [=](Platform &P) -> B {
+                 return std::make_unique<DotInt8Bench>(P, S.Dot, S.DotK);
                }});
   V.push_back(
       {"reduce_local", "GB/s", 4 * SN / GB, 0, true,
