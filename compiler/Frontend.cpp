@@ -161,10 +161,10 @@ unsigned clStdVersion(const std::string &ClStd) {
 /// extensionFeatures()), as predefined macros (and, for the ones Clang
 /// knows, as enabled options, which also declare their builtins). Clang
 /// enables every option it knows for an x86 target, so all are turned off
-/// first (-all): a program that tests `#ifdef cl_khr_fp16` must not see a
-/// half type the device does not have. What Clang does not know, or defines
-/// only from a later OpenCL C version than the program's (cl_khr_subgroups
-/// from 2.0), is a macro defined here.
+/// first (-all): a program that tests `#ifdef cl_khr_3d_image_writes` must
+/// not see image writes the device does not have. What Clang does not know,
+/// or defines only from a later OpenCL C version than the program's
+/// (cl_khr_subgroups from 2.0), is a macro defined here.
 void addExtensionArgs(const std::string &ClStd,
                       std::vector<std::string> &Args) {
   const unsigned Version = clStdVersion(ClStd);

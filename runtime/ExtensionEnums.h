@@ -2,7 +2,7 @@
 #define CLCPU_RUNTIME_EXTENSIONENUMS_H
 
 // Enums of extensions newer than the OpenCL headers the driver builds
-// against (Debian bookworm's opencl-c-headers 2022.01 lack them). The
+// against (Debian bookworm's opencl-c-headers 3.0~2023.02.06 lack them). The
 // values are the registry's (KhronosGroup/OpenCL-Docs xml/cl.xml and each
 // extension's specification); a newer cl_ext.h defines the same names with
 // the same values, so each is defined only where the header does not.
