@@ -31,11 +31,21 @@ typedef uint8_t V16 __attribute__((vector_size(16)));
 typedef uint8_t V32 __attribute__((vector_size(32)));
 typedef uint8_t V64 __attribute__((vector_size(64)));
 typedef uint8_t V128 __attribute__((vector_size(128)));
+// An 8-byte half vector (half4, half3) is floating point to the ABI (SSE
+// class) as Clang passes it; 4-byte vectors (half2 too) are integers to both
+// compilers, so a byte vector reads them.
+typedef _Float16 H8 __attribute__((vector_size(8)));
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
-/// Reads one vector argument of \p Bytes bytes into \p Out.
-bool readVector(va_list &Ap, unsigned Bytes, uint8_t *Out) {
+/// Reads one vector argument of \p Bytes bytes into \p Out; \p Half: of
+/// half elements.
+bool readVector(va_list &Ap, unsigned Bytes, uint8_t *Out, bool Half) {
+  if (Half && Bytes == 8) {
+    H8 V = va_arg(Ap, H8);
+    std::memcpy(Out, &V, 8);
+    return true;
+  }
   switch (Bytes) {
 #define CLCPU_VEC(N)                                                           \
   case N: {                                                                    \
@@ -83,7 +93,11 @@ void appendElement(std::string &Out, const std::string &Spec, char Conv,
                    unsigned Size, const uint8_t *Elem) {
   if (isFloatConv(Conv)) {
     double D;
-    if (Size == 4) {
+    if (Size == 2) { // half (cl_khr_fp16: "%v4hf")
+      _Float16 H;
+      std::memcpy(&H, Elem, 2);
+      D = H;
+    } else if (Size == 4) {
       float F;
       std::memcpy(&F, Elem, 4);
       D = F;
@@ -198,14 +212,15 @@ int printfImpl(const char *Fmt, va_list ApIn) {
                       : Len == "l"  ? 8
                                     : 0;
       bool Float = isFloatConv(Conv);
-      if (!Size || (Float && Size < 4) ||
+      // h with a floating conversion is half (cl_khr_fp16), hl float.
+      if (!Size || (Float && Size < 2) ||
           (!Float && !std::strchr("diouxXc", Conv))) {
         Ok = false;
         break;
       }
       unsigned Stored = VecN == 3 ? 4 : VecN;
       uint8_t Buf[128];
-      if (!readVector(Ap, Size * Stored, Buf)) {
+      if (!readVector(Ap, Size * Stored, Buf, Float && Size == 2)) {
         Ok = false;
         break;
       }

@@ -65,3 +65,44 @@ TEST_CASE("6.15.14: printf returns 0 on success, not a character count "
   CHECK(Out == "printf return value test\n");
   CHECK(E.read<int>(Ret, 1)[0] == 0);
 }
+
+TEST_CASE("6.15.14 with cl_khr_fp16: printf prints half vectors with the h "
+          "length modifier (%v4hf) and scalar halves as doubles",
+          "[printf][half]") {
+  sched::Env E;
+  cl_kernel K = E.kernel(R"(
+    #pragma OPENCL EXTENSION cl_khr_fp16 : enable
+    kernel void p(global const half *in, global int *ret) {
+      half4 v = vload4(0, in);
+      ret[0] = printf("%v4hf|%.3v2ha|%f\n", v, v.zw, in[1]);
+      // In registers (half8) and in memory (half16).
+      ret[1] = printf("%v8hg|%v16hg\n", (half8)(v, v * 2.0h),
+                      (half16)(v, v, v, v));
+    })",
+                         "p");
+  // 1, 2, -3, 1/3 (0x3555 is 0.333251953125)
+  cl_mem In = E.buffer(std::vector<uint16_t>{0x3c00, 0x4000, 0xc200, 0x3555});
+  cl_mem Ret = E.buffer(std::vector<int>(2, 99));
+  E.arg(K, 0, In);
+  E.arg(K, 1, Ret);
+  std::string Out = runCapturingStdout(E, K);
+  char Want[400];
+  int N = std::snprintf(Want, sizeof Want, "%f,%f,%f,%f|%.3a,%.3a|%f\n", 1.0,
+                        2.0, -3.0, 0.333251953125, -3.0, 0.333251953125, 2.0);
+  const double V[4] = {1.0, 2.0, -3.0, 0.333251953125};
+  std::string Want2;
+  for (int I = 0; I < 8; ++I) {
+    char B[32];
+    std::snprintf(B, sizeof B, "%s%g", I ? "," : "",
+                  I < 4 ? V[I] : 2 * V[I - 4]);
+    Want2 += B;
+  }
+  Want2 += "|";
+  for (int I = 0; I < 16; ++I) {
+    char B[32];
+    std::snprintf(B, sizeof B, "%s%g", I ? "," : "", V[I % 4]);
+    Want2 += B;
+  }
+  CHECK(Out == std::string(Want, size_t(N)) + Want2 + "\n");
+  CHECK(E.read<int>(Ret, 2) == std::vector<int>{0, 0});
+}
