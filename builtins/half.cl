@@ -135,77 +135,8 @@ VEC_1(int, ilogb, half)
 CONST half nan(ushort c) { return as_half((ushort)(0x7e00 | (c & 0x1ff))); }
 VEC_1(half, nan, ushort)
 
-// Functions with a pointer result, through the float ones on a private
-// variable (passed as a generic pointer: the half overload for a private
-// one would be as good a match), for every address space.
-#define HPTR1_N(AS, F, P, FP, n)                                               \
-  OVL half##n F(half##n x, AS P##n *out) {                                     \
-    half##n r;                                                                 \
-    P##n o;                                                                    \
-    for (int i = 0; i < n; ++i) {                                              \
-      FP t;                                                                    \
-      r[i] = (half)F((float)x[i], (__generic FP *)&t);                         \
-      o[i] = (P)t;                                                             \
-    }                                                                          \
-    *out = o;                                                                  \
-    return r;                                                                  \
-  }
-#define HPTR1(AS, F, P, FP)                                                    \
-  OVL half F(half x, AS P *out) {                                              \
-    FP t;                                                                      \
-    half r = (half)F((float)x, (__generic FP *)&t);                            \
-    *out = (P)t;                                                               \
-    return r;                                                                  \
-  }                                                                            \
-  FOR_N(HPTR1_N, AS, F, P, FP)
-#define HREMQUO_N(AS, n)                                                       \
-  OVL half##n remquo(half##n x, half##n y, AS int##n *out) {                   \
-    half##n r;                                                                 \
-    int##n o;                                                                  \
-    for (int i = 0; i < n; ++i) {                                              \
-      int t;                                                                   \
-      r[i] = (half)remquo((float)x[i], (float)y[i], (__generic int *)&t);      \
-      o[i] = t;                                                                \
-    }                                                                          \
-    *out = o;                                                                  \
-    return r;                                                                  \
-  }
-// fract's float result below 1 may round up to 1 in half: the largest half
-// below 1 instead (the spec's fmin(x - floor(x), 0x1.ffcp-1h)).
-static half fract_h(float f) {
-  return f != f ? (half)f : (half)__builtin_fminf(f, 0x1.ffcp-1f);
-}
-#define HFRACT_N(AS, n)                                                        \
-  OVL half##n fract(half##n x, AS half##n *out) {                              \
-    half##n r, o;                                                              \
-    for (int i = 0; i < n; ++i) {                                              \
-      float t;                                                                 \
-      r[i] = fract_h(fract((float)x[i], (__generic float *)&t));               \
-      o[i] = (half)t;                                                          \
-    }                                                                          \
-    *out = o;                                                                  \
-    return r;                                                                  \
-  }
-#define HPTR_FUNCS(AS, _)                                                      \
-  HPTR1(AS, frexp, int, int)                                                   \
-  HPTR1(AS, modf, half, float)                                                 \
-  HPTR1(AS, lgamma_r, int, int)                                                \
-  HPTR1(AS, sincos, half, float)                                               \
-  OVL half fract(half x, AS half *out) {                                       \
-    float t;                                                                   \
-    half r = fract_h(fract((float)x, (__generic float *)&t));                  \
-    *out = (half)t;                                                            \
-    return r;                                                                  \
-  }                                                                            \
-  FOR_N(HFRACT_N, AS)                                                          \
-  OVL half remquo(half x, half y, AS int *out) {                               \
-    int t;                                                                     \
-    half r = (half)remquo((float)x, (float)y, (__generic int *)&t);            \
-    *out = t;                                                                  \
-    return r;                                                                  \
-  }                                                                            \
-  FOR_N(HREMQUO_N, AS)
-FOR_AS(HPTR_FUNCS, _)
+// fract, frexp, modf, lgamma_r, sincos and remquo of half: math.cl, with
+// the float and double ones.
 
 // Common functions (6.15.5).
 CONST half max(half x, half y) { return x < y ? y : x; }

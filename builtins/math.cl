@@ -468,6 +468,36 @@ static OVL double remquo_c(double x, double y, __private int *q) {
   return remquo_d(x, y, q);
 }
 
+// Half: the float core on a private float, rounded once. fract's float
+// result below 1 may round up to 1 in half: the largest half below 1
+// instead (the spec's fmin(x - floor(x), 0x1.ffcp-1h)).
+static OVL half fract_c(half x, __private half *ip) {
+  float i, r = fract_c((float)x, &i);
+  *ip = (half)i;
+  return r != r ? (half)r : (half)__builtin_fminf(r, 0x1.ffcp-1f);
+}
+static OVL half frexp_c(half x, __private int *e) {
+  return (half)frexp_c((float)x, e);
+}
+static OVL half modf_c(half x, __private half *ip) {
+  float i;
+  half r = (half)modf_c((float)x, &i);
+  *ip = (half)i;
+  return r;
+}
+static OVL half lgamma_r_c(half x, __private int *s) {
+  return (half)lgamma_r_c((float)x, s);
+}
+static OVL half sincos_c(half x, __private half *c) {
+  float t;
+  half r = (half)sincos_c((float)x, &t);
+  *c = (half)t;
+  return r;
+}
+static OVL half remquo_c(half x, half y, __private int *q) {
+  return (half)remquo_c((float)x, (float)y, q);
+}
+
 #define PTR1_N(AS, F, T, P, n)                                                 \
   OVL T##n F(T##n x, AS P##n *out) {                                           \
     T##n r;                                                                    \
@@ -515,6 +545,7 @@ static OVL double remquo_c(double x, double y, __private int *q) {
   FOR_N(REMQUO_N, AS, T)
 FOR_AS(PTR_FUNCS, float)
 FOR_AS(PTR_FUNCS, double)
+FOR_AS(PTR_FUNCS, half)
 
 // half_* and native_*: the full-precision functions satisfy both (8192 ulp
 // for half_, implementation-defined for native_); SLEEF's 3.5-ulp (u35)
