@@ -13,11 +13,9 @@
 
 #define SC __ATOMIC_SEQ_CST
 
-// Object type A holding values of T, stored as the integer type I.
-#define C11_COMMON(AS, A, T, I, FROM, TO)                                      \
-  OVL void atomic_init(volatile AS A *p, T v) {                                \
-    *(volatile AS I *)p = FROM(v);                                             \
-  }                                                                            \
+// Load, store and exchange of object type A holding values of T, stored as
+// the integer type I.
+#define C11_LOAD_STORE(AS, A, T, I, FROM, TO)                                  \
   OVL T atomic_load_explicit(volatile AS A *p, memory_order o,                 \
                              memory_scope s) {                                 \
     return TO(__atomic_load_n((volatile AS I *)p, SC));                        \
@@ -48,7 +46,14 @@
   }                                                                            \
   OVL T atomic_exchange(volatile AS A *p, T v) {                               \
     return TO(__atomic_exchange_n((volatile AS I *)p, FROM(v), SC));           \
+  }
+
+// Every operation on A but the fetch-and-modify ones.
+#define C11_COMMON(AS, A, T, I, FROM, TO)                                      \
+  OVL void atomic_init(volatile AS A *p, T v) {                                \
+    *(volatile AS I *)p = FROM(v);                                             \
   }                                                                            \
+  C11_LOAD_STORE(AS, A, T, I, FROM, TO)                                        \
   C11_CMPXCHG(AS, A, T, I, FROM, TO, __global)                                 \
   C11_CMPXCHG(AS, A, T, I, FROM, TO, __local)                                  \
   C11_CMPXCHG(AS, A, T, I, FROM, TO, __private)                                \
@@ -113,8 +118,8 @@
   C11_FETCH_OP(AS, A, I, T, min)                                               \
   C11_FETCH_OP(AS, A, I, T, max)
 
-// cl_ext_float_atomics: add, sub, min and max on atomic_float and
-// atomic_double. Clang emits atomicrmw fadd/fsub/fmin/fmax, which x86 lowers
+// cl_ext_float_atomics: add, sub, min and max on atomic_float,
+// atomic_double and atomic_half. Clang emits atomicrmw fadd/fsub/fmin/fmax, which x86 lowers
 // to a lock cmpxchg loop on the value's bits: lock-free, and a NaN in memory
 // cannot make it spin (the comparison is of bits, not of values). fmin/fmax
 // are IEEE minNum/maxNum, the extension's rules: min(x, qNaN) = x,
@@ -166,3 +171,40 @@
 C11_AS(__global, _)
 C11_AS(__local, _)
 C11_AS(__generic, _)
+
+// cl_ext_float_atomics with cl_khr_fp16: atomic_half has load, store and
+// exchange (the extension's __opencl_c_ext_fp16_*_atomic_load_store) and
+// add, sub, min and max; no compare-exchange or atomic_init. The sum is
+// computed in float and rounded once: float's 24 bits are enough for a
+// correctly rounded half sum (at least 2 x 11 + 2), as for half
+// arithmetic everywhere else.
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+//
+// Clang 19's builtin declarations (-fdeclare-opencl-builtins, which programs
+// compile with; OpenCLBuiltins.td) give atomic_store and
+// atomic_store_explicit on atomic_half a second parameter of type
+// atomic_half rather than half (opencl-c.h has half): the value arrives as
+// a half either way, but the mangled name differs (..._AtomicDhS_), so
+// those names are defined too, as the same stores.
+#define C11_STORE_HALF_TABLEGEN(AS)                                            \
+  OVL void atomic_store(volatile AS atomic_half *p, atomic_half v) {           \
+    __atomic_store_n((volatile AS short *)p,                                   \
+                     as_short(__c11_atomic_load(&v, __ATOMIC_RELAXED)), SC);   \
+  }                                                                            \
+  OVL void atomic_store_explicit(volatile AS atomic_half *p, atomic_half v,    \
+                                 memory_order o) {                             \
+    __atomic_store_n((volatile AS short *)p,                                   \
+                     as_short(__c11_atomic_load(&v, __ATOMIC_RELAXED)), SC);   \
+  }                                                                            \
+  OVL void atomic_store_explicit(volatile AS atomic_half *p, atomic_half v,    \
+                                 memory_order o, memory_scope s) {             \
+    __atomic_store_n((volatile AS short *)p,                                   \
+                     as_short(__c11_atomic_load(&v, __ATOMIC_RELAXED)), SC);   \
+  }
+#define C11_AS_HALF(AS, _)                                                     \
+  C11_LOAD_STORE(AS, atomic_half, half, short, as_short, as_half)              \
+  C11_STORE_HALF_TABLEGEN(AS)                                                  \
+  C11_FETCH_FP(AS, atomic_half, half)
+C11_AS_HALF(__global, _)
+C11_AS_HALF(__local, _)
+C11_AS_HALF(__generic, _)

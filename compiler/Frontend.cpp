@@ -69,6 +69,19 @@ const std::vector<ExtensionFeature> &extensionFeatures() {
          200},
         {"__opencl_c_ext_fp64_local_atomic_min_max", "cl_ext_float_atomics",
          200},
+        // atomic_half (with cl_khr_fp16, which the device always has):
+        // unlike atomic_float, its load, store and exchange are the
+        // extension's too.
+        {"__opencl_c_ext_fp16_global_atomic_load_store", "cl_ext_float_atomics",
+         200},
+        {"__opencl_c_ext_fp16_local_atomic_load_store", "cl_ext_float_atomics",
+         200},
+        {"__opencl_c_ext_fp16_global_atomic_add", "cl_ext_float_atomics", 200},
+        {"__opencl_c_ext_fp16_local_atomic_add", "cl_ext_float_atomics", 200},
+        {"__opencl_c_ext_fp16_global_atomic_min_max", "cl_ext_float_atomics",
+         200},
+        {"__opencl_c_ext_fp16_local_atomic_min_max", "cl_ext_float_atomics",
+         200},
         // cl_khr_integer_dot_product 2.0.0 makes both inputs mandatory
         // (builtins/integer_dot_product.cl). The extension needs only
         // OpenCL C 1.0, and Clang declares its builtins under these macros.

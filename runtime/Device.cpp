@@ -413,12 +413,12 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
                                           CL_FP_ROUND_TO_NEAREST | CL_FP_FMA);
   // cl_ext_float_atomics: "Describes the floating-point atomic operations
   // supported by the device." Add/sub and min/max in global and local
-  // memory for float and double (builtins/c11atomic.cl); load, store and
-  // exchange of float and double are OpenCL C 2.0's own, so the LOAD_STORE
-  // bits (which the extension adds for half) are set too. No half atomics
-  // without cl_khr_fp16.
+  // memory for float, double and half (builtins/c11atomic.cl); load,
+  // store and exchange of float and double are OpenCL C 2.0's own, so the
+  // LOAD_STORE bits (which the extension adds for half) are set too.
   case CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT:
   case CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT:
+  case CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT:
     return Out.value<cl_device_fp_atomic_capabilities_ext>(
         CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT |
         CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT |
@@ -426,8 +426,6 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
         CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT |
         CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT |
         CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT);
-  case CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT:
-    return Out.value<cl_device_fp_atomic_capabilities_ext>(0);
   case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
     return Out.value<cl_device_mem_cache_type>(CL_READ_WRITE_CACHE);
   case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:

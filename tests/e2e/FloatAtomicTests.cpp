@@ -1,7 +1,7 @@
 // End-to-end: cl_ext_float_atomics through the ICD loader: the capability
-// queries and feature list, and atomic_fetch_add/sub/min/max on atomic_float
-// and atomic_double in global, local and generic memory, under contention
-// from every worker.
+// queries and feature list, and atomic_fetch_add/sub/min/max on atomic_float,
+// atomic_double and atomic_half in global, local and generic memory, under
+// contention from every worker.
 
 #include "SchedulerCommon.h"
 #include "runtime/ExtensionEnums.h"
@@ -24,6 +24,20 @@ constexpr cl_device_fp_atomic_capabilities_ext AllFloatCaps =
     CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT |
     CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT |
     CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT;
+
+/// Half bits of \p V, which the callers keep exactly representable.
+uint16_t floatToHalf(float V) {
+  _Float16 H = static_cast<_Float16>(V);
+  uint16_t Bits;
+  std::memcpy(&Bits, &H, sizeof Bits);
+  return Bits;
+}
+
+float halfToFloat(uint16_t Bits) {
+  _Float16 H;
+  std::memcpy(&H, &Bits, sizeof H);
+  return static_cast<float>(H);
+}
 
 /// Work-items that run on every worker: many groups of 64.
 constexpr size_t Items = size_t(1) << 20;
@@ -48,23 +62,27 @@ TEST_CASE("cl_ext_float_atomics: the extension, its capability queries and "
   REQUIRE(clGetDeviceInfo(D, CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT,
                           sizeof Caps, &Caps, nullptr) == CL_SUCCESS);
   CHECK(Caps == AllFloatCaps);
-  // No cl_khr_fp16, so no half atomics.
+  // The device has cl_khr_fp16, so half atomics too.
   REQUIRE(clGetDeviceInfo(D, CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT,
                           sizeof Caps, &Caps, nullptr) == CL_SUCCESS);
-  CHECK(Caps == 0);
+  CHECK(Caps == AllFloatCaps);
   // "OpenCL C compilers that define the feature macros
   // __opencl_c_ext_fp64_global_atomic_add ... must also define the feature
-  // macro __opencl_c_fp64": every add and min/max feature of both types.
+  // macro __opencl_c_fp64" (and the fp16 ones __opencl_c_fp16): every add
+  // and min/max feature of the three types, and half's load/store.
   CHECK(featureVersion(D, "__opencl_c_fp64") != 0);
-  for (const char *T : {"fp32", "fp64"})
+  CHECK(featureVersion(D, "__opencl_c_fp16") != 0);
+  for (const char *T : {"fp16", "fp32", "fp64"})
     for (const char *Space : {"global", "local"})
-      for (const char *Op : {"add", "min_max"}) {
+      for (const char *Op : {"add", "min_max", "load_store"}) {
         std::string F =
             std::string("__opencl_c_ext_") + T + "_" + Space + "_atomic_" + Op;
         INFO(F);
-        CHECK(featureVersion(D, F) != 0);
+        // Load and store of float and double are OpenCL C 2.0's, no
+        // feature of the extension.
+        bool Want = std::string(Op) != "load_store" || std::string(T) == "fp16";
+        CHECK((featureVersion(D, F) != 0) == Want);
       }
-  CHECK(featureVersion(D, "__opencl_c_ext_fp16_global_atomic_add") == 0);
 
   // The macros a program sees are the same list.
   Env E;
@@ -76,8 +94,11 @@ TEST_CASE("cl_ext_float_atomics: the extension, its capability queries and "
     !defined(__opencl_c_ext_fp64_local_atomic_add)
 #error "cl_ext_float_atomics macros missing"
 #endif
-#if defined(__opencl_c_ext_fp16_global_atomic_add)
-#error "half atomics without cl_khr_fp16"
+#if !defined(cl_khr_fp16) || \
+    !defined(__opencl_c_ext_fp16_global_atomic_load_store) || \
+    !defined(__opencl_c_ext_fp16_local_atomic_add) || \
+    !defined(__opencl_c_ext_fp16_global_atomic_min_max)
+#error "half atomics macros missing"
 #endif
 kernel void k() {}
 )CLC",
@@ -283,6 +304,125 @@ kernel void grp(global float *Sum, global double *Lo, global double *Hi,
   }
   CHECK(Bad == 0);
   CHECK(E.read<float>(GSum, 1)[0] == -float(Groups * L));
+}
+
+TEST_CASE("cl_ext_float_atomics with cl_khr_fp16: atomic_half add/sub, "
+          "min/max, load/store/exchange in global, local and generic "
+          "memory, totals exact under contention",
+          "[atomics][float_atomics][half]") {
+  // Half has 11 significant bits: sums of 0.25 stay exact up to 512, so
+  // the 16 global bins get at most 2048 adds each (256 groups of 128), and
+  // local sums 128 x 0.5 = 64. The returned old values of the first bin's
+  // adds are each intermediate sum exactly once.
+  Env E;
+  cl_program P = E.build(R"CLC(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+void sub_generic(volatile atomic_half *p, half v) { atomic_fetch_sub(p, v); }
+void store_generic(volatile atomic_half *p, half v) {
+  atomic_store_explicit(p, v, memory_order_relaxed);
+}
+kernel void hh(volatile global atomic_half *Bins, volatile global atomic_half *Ext,
+               global half *Old, global half *Grp, global const half *X) {
+  local atomic_half s, lo, hi, x;
+  size_t i = get_global_id(0), l = get_local_id(0), g = get_group_id(0);
+  if (l == 0) {
+    atomic_store(&s, 0.0h);
+    atomic_store_explicit(&lo, INFINITY, memory_order_relaxed);
+    atomic_store_explicit(&hi, -INFINITY, memory_order_relaxed,
+                          memory_scope_work_group);
+    atomic_store(&x, 0.0h);
+  }
+  work_group_barrier(CLK_LOCAL_MEM_FENCE);
+  uint b = (uint)(i & 15);
+  half o = atomic_fetch_add_explicit(&Bins[b], 0.25h, memory_order_relaxed,
+                                     memory_scope_device);
+  if (b == 0)
+    Old[i >> 4] = o;
+  sub_generic(&Bins[16 + b], 0.5h);
+  if (i == 0) {
+    atomic_store(&Bins[32], 3.0h);
+    store_generic(&Bins[33], 5.0h);
+    atomic_store_explicit(&Bins[34], -7.0h, memory_order_relaxed,
+                          memory_scope_device);
+  }
+  half v = X[i];
+  atomic_fetch_min(&Ext[0], v);
+  atomic_fetch_max_explicit(&Ext[1], v, memory_order_relaxed);
+  atomic_fetch_add(&s, 0.5h);
+  atomic_fetch_min_explicit(&lo, (half)l - (half)g, memory_order_relaxed,
+                            memory_scope_work_group);
+  atomic_fetch_max(&hi, (half)l);
+  half prev = atomic_exchange(&x, (half)1.0h);
+  work_group_barrier(CLK_LOCAL_MEM_FENCE);
+  if (l == 0) {
+    Grp[4 * g] = atomic_load(&s);
+    Grp[4 * g + 1] = atomic_load_explicit(&lo, memory_order_relaxed);
+    Grp[4 * g + 2] = atomic_load_explicit(&hi, memory_order_relaxed,
+                                          memory_scope_work_group);
+    Grp[4 * g + 3] = atomic_exchange_explicit(&x, 2.0h, memory_order_relaxed);
+  }
+}
+)CLC",
+                         "-cl-std=CL3.0");
+  const size_t Groups = 256, L = 128, N = Groups * L;
+  const uint16_t Zero = 0x0000, NaN = 0x7e00;
+  // Half values of the extremes' input: multiples of 1/8 in [-64, 64),
+  // with NaNs that min and max must ignore.
+  std::vector<uint16_t> X(N);
+  float Lo = 1e9f, Hi = -1e9f;
+  uint32_t S = 777;
+  for (size_t I = 0; I < N; ++I) {
+    S = S * 1664525u + 1013904223u;
+    if (I % 97 == 3) {
+      X[I] = NaN;
+      continue;
+    }
+    float V = float(int(S >> 22) - 512) * 0.125f;
+    X[I] = floatToHalf(V);
+    Lo = std::min(Lo, V);
+    Hi = std::max(Hi, V);
+  }
+  cl_mem Bins = E.buffer(std::vector<uint16_t>(35, Zero));
+  cl_mem Ext = E.buffer(std::vector<uint16_t>{NaN, NaN});
+  cl_mem Old = E.buffer(std::vector<uint16_t>(N / 16, 0xffff));
+  cl_mem Grp = E.buffer(std::vector<uint16_t>(4 * Groups, 0xffff));
+  cl_mem BX = E.buffer(X);
+  E.launch(P, "hh", N, L, Bins, Ext, Old, Grp, BX);
+  std::vector<uint16_t> B = E.read<uint16_t>(Bins, 35);
+  CHECK(halfToFloat(B[32]) == 3.0f);
+  CHECK(halfToFloat(B[33]) == 5.0f);
+  CHECK(halfToFloat(B[34]) == -7.0f);
+  for (size_t I = 0; I < 16; ++I) {
+    INFO("bin " << I);
+    CHECK(halfToFloat(B[I]) == 0.25f * float(N / 16));
+    CHECK(halfToFloat(B[16 + I]) == -0.5f * float(N / 16));
+  }
+  std::vector<uint16_t> Ex = E.read<uint16_t>(Ext, 2);
+  CHECK(halfToFloat(Ex[0]) == Lo);
+  CHECK(halfToFloat(Ex[1]) == Hi);
+  std::vector<uint16_t> O = E.read<uint16_t>(Old, N / 16);
+  std::vector<float> Of;
+  for (uint16_t H : O)
+    Of.push_back(halfToFloat(H));
+  std::sort(Of.begin(), Of.end());
+  size_t Bad = 0;
+  for (size_t I = 0; I < Of.size(); ++I)
+    Bad += Of[I] != 0.25f * float(I);
+  CHECK(Bad == 0);
+  std::vector<uint16_t> G = E.read<uint16_t>(Grp, 4 * Groups);
+  Bad = 0;
+  for (size_t I = 0; I < Groups; ++I) {
+    bool Ok = halfToFloat(G[4 * I]) == 0.5f * float(L) &&
+              halfToFloat(G[4 * I + 1]) == -float(I) &&
+              halfToFloat(G[4 * I + 2]) == float(L - 1) &&
+              halfToFloat(G[4 * I + 3]) == 1.0f;
+    if (!Ok && Bad++ < 4)
+      UNSCOPED_INFO("group " << I << ": " << halfToFloat(G[4 * I]) << " "
+                             << halfToFloat(G[4 * I + 1]) << " "
+                             << halfToFloat(G[4 * I + 2]) << " "
+                             << halfToFloat(G[4 * I + 3]));
+  }
+  CHECK(Bad == 0);
 }
 
 TEST_CASE("cl_ext_float_atomics: OpenCL C 2.0 programs have the functions "
