@@ -53,35 +53,6 @@ struct ExtensionFeature {
 const std::vector<ExtensionFeature> &extensionFeatures() {
   static const std::vector<ExtensionFeature> Features = [] {
     std::vector<ExtensionFeature> F = {
-        // cl_ext_float_atomics: atomic_fetch_add/sub/min/max on atomic_float
-        // and atomic_double in global and local memory
-        // (builtins/c11atomic.cl, tests/e2e/FloatAtomicTests.cpp), from
-        // OpenCL C 2.0, whose atomic syntax the extension builds on.
-        {"__opencl_c_ext_fp32_global_atomic_add", "cl_ext_float_atomics", 200},
-        {"__opencl_c_ext_fp32_local_atomic_add", "cl_ext_float_atomics", 200},
-        {"__opencl_c_ext_fp32_global_atomic_min_max", "cl_ext_float_atomics",
-         200},
-        {"__opencl_c_ext_fp32_local_atomic_min_max", "cl_ext_float_atomics",
-         200},
-        {"__opencl_c_ext_fp64_global_atomic_add", "cl_ext_float_atomics", 200},
-        {"__opencl_c_ext_fp64_local_atomic_add", "cl_ext_float_atomics", 200},
-        {"__opencl_c_ext_fp64_global_atomic_min_max", "cl_ext_float_atomics",
-         200},
-        {"__opencl_c_ext_fp64_local_atomic_min_max", "cl_ext_float_atomics",
-         200},
-        // atomic_half (with cl_khr_fp16, which the device always has):
-        // unlike atomic_float, its load, store and exchange are the
-        // extension's too.
-        {"__opencl_c_ext_fp16_global_atomic_load_store", "cl_ext_float_atomics",
-         200},
-        {"__opencl_c_ext_fp16_local_atomic_load_store", "cl_ext_float_atomics",
-         200},
-        {"__opencl_c_ext_fp16_global_atomic_add", "cl_ext_float_atomics", 200},
-        {"__opencl_c_ext_fp16_local_atomic_add", "cl_ext_float_atomics", 200},
-        {"__opencl_c_ext_fp16_global_atomic_min_max", "cl_ext_float_atomics",
-         200},
-        {"__opencl_c_ext_fp16_local_atomic_min_max", "cl_ext_float_atomics",
-         200},
         // cl_khr_integer_dot_product 2.0.0 makes both inputs mandatory
         // (builtins/integer_dot_product.cl). The extension needs only
         // OpenCL C 1.0, and Clang declares its builtins under these macros.
@@ -90,6 +61,19 @@ const std::vector<ExtensionFeature> &extensionFeatures() {
         {"__opencl_c_integer_dot_product_input_4x8bit_packed",
          "cl_khr_integer_dot_product", 100},
     };
+    // cl_ext_float_atomics: atomic_fetch_add/sub/min/max on atomic_float,
+    // atomic_double and atomic_half in global and local memory
+    // (builtins/c11atomic.cl, tests/e2e/FloatAtomicTests.cpp), from OpenCL
+    // C 2.0, whose atomic syntax the extension builds on. Load, store and
+    // exchange of atomic_half are the extension's too (those of float and
+    // double are OpenCL C 2.0's own); the device always has cl_khr_fp16.
+    for (const char *Type : {"fp32", "fp64", "fp16"})
+      for (const char *Space : {"global", "local"})
+        for (const char *Op : {"load_store", "add", "min_max"})
+          if (std::string(Op) != "load_store" || std::string(Type) == "fp16")
+            F.push_back({std::string("__opencl_c_ext_") + Type + "_" + Space +
+                             "_atomic_" + Op,
+                         "cl_ext_float_atomics", 200});
     // cl_khr_kernel_clock: builtins/kernel_clock.cl reads the time-stamp
     // counter for every scope (the extension needs only OpenCL C 1.0). Only
     // an invariant counter is one clock for the whole device (the device's
