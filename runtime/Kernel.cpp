@@ -47,8 +47,17 @@ cl_int checkArgIndex(const compiler::KernelInfo &I, cl_uint Index, Context *C) {
   return CL_SUCCESS;
 }
 
-/// Everything one launch needs, copied when it is enqueued.
-struct Launch {
+/// The command's work: std::function stores it on the heap (a shared_ptr
+/// is not trivially copyable), as command memory.
+struct LaunchWork : CommandMemory {
+  std::shared_ptr<KernelLaunch> L;
+  explicit LaunchWork(std::shared_ptr<KernelLaunch> L) : L(std::move(L)) {}
+  cl_int operator()() const;
+};
+} // namespace
+
+/// Everything one launch needs, copied when it is prepared.
+struct KernelLaunch {
   std::shared_ptr<const compiler::CompiledProgram> Exe; // keeps the code
   Executor *Exec = nullptr;
   NDRangeJob Job;
@@ -57,32 +66,24 @@ struct Launch {
   Vector<AlignedBlock> Blocks; // large by-value arguments
   Vector<void *> ArgPtrs;
   Vector<MemRef> Buffers;
+};
 
-  cl_int run() {
-    Job.Args = ArgPtrs.data();
-    Job.NumArgs = ArgPtrs.size();
-    // Work-groups run on the device's arena (scheduler/NDRange.h); local
-    // memory is per thread, __local arguments included.
-    runNDRange(Exec->arena(), Exec->threads(), Job, &Exec->helperPark());
-    return CL_SUCCESS;
-  }
-};
-/// The command's work: std::function stores it on the heap (a shared_ptr
-/// is not trivially copyable), as command memory.
-struct LaunchWork : CommandMemory {
-  std::shared_ptr<Launch> L;
-  explicit LaunchWork(std::shared_ptr<Launch> L) : L(std::move(L)) {}
-  cl_int operator()() const {
-    cl_int Err = L->run();
-    // Drop the references before the command completes, so that the last
-    // one (which may free the JIT'd code) goes before anyone waiting on the
-    // command wakes up, never later on this worker thread.
-    L->Buffers.clear();
-    L->Exe.reset();
-    return Err;
-  }
-};
-} // namespace
+cl_int runLaunch(const KernelLaunch &L) {
+  // Work-groups run on the device's arena (scheduler/NDRange.h); local
+  // memory is per thread, __local arguments included.
+  runNDRange(L.Exec->arena(), L.Exec->threads(), L.Job, &L.Exec->helperPark());
+  return CL_SUCCESS;
+}
+
+cl_int LaunchWork::operator()() const {
+  cl_int Err = runLaunch(*L);
+  // Drop the references before the command completes, so that the last
+  // one (which may free the JIT'd code) goes before anyone waiting on the
+  // command wakes up, never later on this worker thread.
+  L->Buffers.clear();
+  L->Exe.reset();
+  return Err;
+}
 
 Kernel::Kernel(Program *P, std::shared_ptr<const compiler::CompiledProgram> E,
                const compiler::KernelInfo &I)
@@ -289,10 +290,9 @@ void Kernel::chooseLocalSize(LaunchDescription &R, size_t MaxTotal,
     R.EnqueuedLocalSize[D] = 1;
 }
 
-cl_int Kernel::enqueue(CommandQueue *Q, cl_command_type Type,
-                       const LaunchDescription &R, cl_uint NumEvents,
-                       const cl_event *WaitList, cl_event *Event) {
-  auto L = std::allocate_shared<Launch>(CommandAllocator<Launch>());
+cl_int Kernel::prepare(CommandQueue *Q, const LaunchDescription &R,
+                       std::shared_ptr<KernelLaunch> &Out) {
+  auto L = std::allocate_shared<KernelLaunch>(CommandAllocator<KernelLaunch>());
   L->Exe = Exe;
   L->Exec = &Q->executor();
   NDRangeJob &J = L->Job;
@@ -382,6 +382,17 @@ cl_int Kernel::enqueue(CommandQueue *Q, cl_command_type Type,
                     " bytes of stack per call, more than the " +
                     std::to_string(MaxKernelStack) + " a thread may reserve",
                 context());
+  // The argument pointers never move again: every run of the launch, and
+  // concurrent ones, read the same block.
+  J.Args = L->ArgPtrs.data();
+  J.NumArgs = L->ArgPtrs.size();
+  Out = std::move(L);
+  return CL_SUCCESS;
+}
+
+cl_int Kernel::enqueue(CommandQueue *Q, cl_command_type Type,
+                       std::shared_ptr<KernelLaunch> L, cl_uint NumEvents,
+                       const cl_event *WaitList, cl_event *Event) {
   return Q->enqueue(Type, NumEvents, WaitList, Event, /*Blocking=*/false,
                     LaunchWork{std::move(L)});
 }

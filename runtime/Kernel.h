@@ -18,6 +18,15 @@ namespace clcpu {
 
 class CommandQueue;
 
+/// One launch of a kernel, ready to run: the work-group function, the
+/// arguments packed as the kernel's ABI wants them, the NDRange and its
+/// work-group plan, the memory objects it holds (runtime/Kernel.cpp).
+/// Immutable once made, so a command-buffer runs it at every replay, also
+/// from several replays at once.
+struct KernelLaunch;
+/// Runs every work-group of \p L and returns when all have finished.
+cl_int runLaunch(const KernelLaunch &L);
+
 /// A kernel of a built program plus its argument values. Holds a driver
 /// reference on its program (and through it on the JIT'd code). Thread-safe:
 /// `Lock` guards the argument values; a launch copies them.
@@ -59,12 +68,18 @@ public:
                               unsigned Threads, bool PerWorkItem,
                               bool Regions = false);
 
-  /// Schedules every work-group of \p R (the sizes clEnqueueNDRangeKernel
-  /// checked, every dimension filled) on \p Q with the current argument
-  /// values; adds the device's sub-group size and the streaming arguments.
-  cl_int enqueue(CommandQueue *Q, cl_command_type Type,
-                 const LaunchDescription &R, cl_uint NumEvents,
-                 const cl_event *WaitList, cl_event *Event);
+  /// The launch of every work-group of \p R (the sizes clEnqueueNDRangeKernel
+  /// checked, every dimension filled) on \p Q's device and executor with the
+  /// current argument values (a snapshot: clSetKernelArg later does not
+  /// change it); adds the device's sub-group size and the streaming
+  /// arguments.
+  cl_int prepare(CommandQueue *Q, const LaunchDescription &R,
+                 std::shared_ptr<KernelLaunch> &Out);
+  /// Schedules the launch \p L (made by prepare for \p Q) on \p Q; it
+  /// drops its memory objects once it ran.
+  static cl_int enqueue(CommandQueue *Q, cl_command_type Type,
+                        std::shared_ptr<KernelLaunch> L, cl_uint NumEvents,
+                        const cl_event *WaitList, cl_event *Event);
 
   cl_int getInfo(cl_kernel_info Param, InfoOut Out) const;
   cl_int getWorkGroupInfo(const Device *D, cl_kernel_work_group_info Param,

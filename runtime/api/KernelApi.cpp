@@ -6,6 +6,7 @@
 #include "runtime/Device.h"
 #include "runtime/Kernel.h"
 #include "runtime/Program.h"
+#include "runtime/api/CommandWork.h"
 #include "runtime/api/HandleCheck.h"
 #include "scheduler/Executor.h"
 #include "scheduler/NDRange.h"
@@ -155,16 +156,12 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(
 }
 
 namespace {
-/// The checks clEnqueueNDRangeKernel and clGetKernelSuggestedLocalWorkSizeKHR
-/// share: the queue, the kernel, its executable and arguments, work_dim.
-cl_int checkLaunch(cl_command_queue command_queue, cl_kernel kernel,
-                   cl_uint work_dim, CommandQueue *&Q, Kernel *&K) {
-  // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
-  // command-queue.
-  Q = CommandQueue::fromHandle(command_queue);
-  if (!Q)
-    return fail(CL_INVALID_COMMAND_QUEUE,
-                "command_queue is not a valid command-queue");
+/// The checks clEnqueueNDRangeKernel, clCommandNDRangeKernelKHR and
+/// clGetKernelSuggestedLocalWorkSizeKHR share after the queue's (\p Q: the
+/// queue, or the command-buffer's): the kernel, its executable and
+/// arguments, work_dim.
+cl_int checkKernelLaunch(CommandQueue *Q, cl_kernel kernel, cl_uint work_dim,
+                         Kernel *&K) {
   Context *C = Q->context();
   // CL_INVALID_KERNEL if kernel is not a valid kernel object.
   K = Kernel::fromHandle(kernel);
@@ -197,6 +194,16 @@ cl_int checkLaunch(cl_command_queue command_queue, cl_kernel kernel,
                 "work_dim " + std::to_string(work_dim) + " is not 1, 2 or 3",
                 C);
   return CL_SUCCESS;
+}
+
+/// checkKernelLaunch after the command_queue check.
+cl_int checkLaunch(cl_command_queue command_queue, cl_kernel kernel,
+                   cl_uint work_dim, CommandQueue *&Q, Kernel *&K) {
+  // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
+  // command-queue.
+  if (cl_int Err = checkQueue(command_queue, Q))
+    return Err;
+  return checkKernelLaunch(Q, kernel, work_dim, K);
 }
 
 /// The launch of \p K on \p Q for a non-empty NDRange: the offsets, the
@@ -326,8 +333,27 @@ cl_int enqueueNDRange(cl_command_queue command_queue, cl_kernel kernel,
                       const cl_event *event_wait_list, cl_event *event,
                       cl_command_type Type) {
   CommandQueue *Q = nullptr;
+  if (cl_int Err = checkQueue(command_queue, Q))
+    return Err;
+  std::shared_ptr<KernelLaunch> L;
+  if (cl_int Err = prepareNDRange(Q, kernel, work_dim, global_work_offset,
+                                  global_work_size, local_work_size, L))
+    return Err;
+  if (!L)
+    return Q->enqueue(Type, num_events_in_wait_list, event_wait_list, event,
+                      /*Blocking=*/false, [] { return CL_SUCCESS; });
+  return Kernel::enqueue(Q, Type, std::move(L), num_events_in_wait_list,
+                         event_wait_list, event);
+}
+} // namespace
+
+cl_int clcpu::prepareNDRange(CommandQueue *Q, cl_kernel kernel,
+                             cl_uint work_dim, const size_t *global_work_offset,
+                             const size_t *global_work_size,
+                             const size_t *local_work_size,
+                             std::shared_ptr<KernelLaunch> &L) {
   Kernel *K = nullptr;
-  if (cl_int Err = checkLaunch(command_queue, kernel, work_dim, Q, K))
+  if (cl_int Err = checkKernelLaunch(Q, kernel, work_dim, K))
     return Err;
   // OpenCL 2.1 and later: "If global_work_size is NULL, or the value in any
   // passed dimension is 0 then the kernel command will trivially succeed
@@ -337,17 +363,15 @@ cl_int enqueueNDRange(cl_command_queue command_queue, cl_kernel kernel,
   bool ZeroSized = !global_work_size;
   for (cl_uint D = 0; !ZeroSized && D < work_dim; ++D)
     ZeroSized = global_work_size[D] == 0;
+  L.reset();
   if (ZeroSized)
-    return Q->enqueue(Type, num_events_in_wait_list, event_wait_list, event,
-                      /*Blocking=*/false, [] { return CL_SUCCESS; });
+    return CL_SUCCESS;
   LaunchDescription R;
   if (cl_int Err = planLaunch(Q, K, work_dim, global_work_offset,
                               global_work_size, local_work_size, R))
     return Err;
-  return K->enqueue(Q, Type, R, num_events_in_wait_list, event_wait_list,
-                    event);
+  return K->prepare(Q, R, L);
 }
-} // namespace
 
 // cl_khr_suggested_local_work_size: the local size clEnqueueNDRangeKernel
 // would choose for this launch with local_work_size NULL.

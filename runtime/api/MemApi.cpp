@@ -5,6 +5,7 @@
 #include "runtime/CommandQueue.h"
 #include "runtime/Context.h"
 #include "runtime/Mem.h"
+#include "runtime/api/CommandWork.h"
 #include "runtime/api/HandleCheck.h"
 
 #include <array>
@@ -127,35 +128,31 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// \p M is the buffer behind \p Buffer (the argument \p What), of context
+/// \p C.
+cl_int bufferIn(Context *C, cl_mem Buffer, const char *What, Mem *&M) {
+  // CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object.
+  M = Mem::fromHandle(Buffer);
+  if (!M)
+    return fail(CL_INVALID_MEM_OBJECT,
+                std::string(What) + " is not a valid buffer object", C);
+  // CL_INVALID_CONTEXT if the context associated with command_queue and
+  // buffer are not the same.
+  if (M->context() != C)
+    return fail(CL_INVALID_CONTEXT,
+                std::string(What) +
+                    " belongs to another context than the command's",
+                C);
+  return CL_SUCCESS;
+}
+
 /// The checks every buffer command starts with: a valid queue, a valid buffer
 /// (\p What names the argument), the same context.
 cl_int queueAndBuffer(cl_command_queue Queue, cl_mem Buffer, const char *What,
                       CommandQueue *&Q, Mem *&M) {
   if (cl_int Err = checkQueue(Queue, Q))
     return Err;
-  // CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object.
-  M = Mem::fromHandle(Buffer);
-  if (!M)
-    return fail(CL_INVALID_MEM_OBJECT,
-                std::string(What) + " is not a valid buffer object",
-                Q->context());
-  // CL_INVALID_CONTEXT if the context associated with command_queue and
-  // buffer are not the same.
-  if (M->context() != Q->context())
-    return fail(CL_INVALID_CONTEXT,
-                std::string(What) +
-                    " and command_queue have different contexts",
-                Q->context());
-  return CL_SUCCESS;
-}
-
-/// The checks clEnqueueCopyBuffer and clEnqueueCopyBufferRect start with:
-/// queueAndBuffer for src_buffer (\p S), then for dst_buffer (\p D).
-cl_int checkCopy(cl_command_queue Queue, cl_mem Src, cl_mem Dst,
-                 CommandQueue *&Q, Mem *&S, Mem *&D) {
-  if (cl_int Err = queueAndBuffer(Queue, Src, "src_buffer", Q, S))
-    return Err;
-  return queueAndBuffer(Queue, Dst, "dst_buffer", Q, D);
+  return bufferIn(Q->context(), Buffer, What, M);
 }
 
 bool outOfBounds(const Mem *M, size_t Offset, size_t Size) {
@@ -357,21 +354,19 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(
   });
 }
 
-namespace {
-/// The checks of clEnqueueCopyBuffer, then the command.
-cl_int enqueueCopy(cl_command_queue command_queue, cl_mem src_buffer,
-                   cl_mem dst_buffer, size_t src_offset, size_t dst_offset,
-                   size_t size, cl_uint num_events_in_wait_list,
-                   const cl_event *event_wait_list, cl_event *event) {
-  CommandQueue *Q;
+cl_int clcpu::copyBufferWork(Context *C, cl_mem src_buffer, cl_mem dst_buffer,
+                             size_t src_offset, size_t dst_offset, size_t size,
+                             CommandWork &Work) {
   Mem *S, *D;
-  if (cl_int Err = checkCopy(command_queue, src_buffer, dst_buffer, Q, S, D))
+  if (cl_int Err = bufferIn(C, src_buffer, "src_buffer", S))
+    return Err;
+  if (cl_int Err = bufferIn(C, dst_buffer, "dst_buffer", D))
     return Err;
   // CL_INVALID_VALUE if src_offset, dst_offset, size, src_offset + size or
   // dst_offset + size require accessing elements outside the src_buffer and
   // dst_buffer buffer objects respectively.
   if (outOfBounds(S, src_offset, size) || outOfBounds(D, dst_offset, size))
-    return fail(CL_INVALID_VALUE, "the copy is out of bounds", Q->context());
+    return fail(CL_INVALID_VALUE, "the copy is out of bounds", C);
   // CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same buffer or
   // sub-buffer object and the source and destination regions overlap or if
   // src_buffer and dst_buffer are different sub-buffers of the same
@@ -380,30 +375,26 @@ cl_int enqueueCopy(cl_command_queue command_queue, cl_mem src_buffer,
   if (rangesOverlap(static_cast<char *>(S->data()) + src_offset,
                     static_cast<char *>(D->data()) + dst_offset, size))
     return fail(CL_MEM_COPY_OVERLAP, "source and destination regions overlap",
-                Q->context());
-  return Q->enqueue(CL_COMMAND_COPY_BUFFER, num_events_in_wait_list,
-                    event_wait_list, event, false,
-                    [SR = MemRef(S), DR = MemRef(D), src_offset, dst_offset,
-                     size]() -> cl_int {
-                      std::memmove(bytes(DR) + dst_offset,
-                                   bytes(SR) + src_offset, size);
-                      return CL_SUCCESS;
-                    });
+                C);
+  Work = [SR = MemRef(S), DR = MemRef(D), src_offset, dst_offset,
+          size]() -> cl_int {
+    std::memmove(bytes(DR) + dst_offset, bytes(SR) + src_offset, size);
+    return CL_SUCCESS;
+  };
+  return CL_SUCCESS;
 }
 
-/// The checks of clEnqueueCopyBufferRect, then the command.
-cl_int enqueueCopyRect(cl_command_queue command_queue, cl_mem src_buffer,
-                       cl_mem dst_buffer, const size_t *src_origin,
-                       const size_t *dst_origin, const size_t *region,
-                       size_t src_row_pitch, size_t src_slice_pitch,
-                       size_t dst_row_pitch, size_t dst_slice_pitch,
-                       cl_uint num_events_in_wait_list,
-                       const cl_event *event_wait_list, cl_event *event) {
-  CommandQueue *Q;
+cl_int clcpu::copyBufferRectWork(Context *C, cl_mem src_buffer,
+                                 cl_mem dst_buffer, const size_t *src_origin,
+                                 const size_t *dst_origin, const size_t *region,
+                                 size_t src_row_pitch, size_t src_slice_pitch,
+                                 size_t dst_row_pitch, size_t dst_slice_pitch,
+                                 CommandWork &Work) {
   Mem *S, *D;
-  if (cl_int Err = checkCopy(command_queue, src_buffer, dst_buffer, Q, S, D))
+  if (cl_int Err = bufferIn(C, src_buffer, "src_buffer", S))
     return Err;
-  Context *C = Q->context();
+  if (cl_int Err = bufferIn(C, dst_buffer, "dst_buffer", D))
+    return Err;
   // CL_INVALID_VALUE if src_origin, dst_origin, or region is NULL.
   if (!src_origin || !dst_origin)
     return fail(CL_INVALID_VALUE, "src_origin or dst_origin is NULL", C);
@@ -443,25 +434,52 @@ cl_int enqueueCopyRect(cl_command_queue command_queue, cl_mem src_buffer,
     return fail(CL_MEM_COPY_OVERLAP, "source and destination regions overlap",
                 C);
   std::array<size_t, 3> Reg{region[0], region[1], region[2]};
-  return Q->enqueue(
-      CL_COMMAND_COPY_BUFFER_RECT, num_events_in_wait_list, event_wait_list,
-      event, false,
-      [SR = MemRef(S), DR = MemRef(D), Src, Dst, Reg]() -> cl_int {
-        copyRect(bytes(DR), Dst, bytes(SR), Src, Reg.data());
-        return CL_SUCCESS;
-      });
+  Work = [SR = MemRef(S), DR = MemRef(D), Src, Dst, Reg]() -> cl_int {
+    copyRect(bytes(DR), Dst, bytes(SR), Src, Reg.data());
+    return CL_SUCCESS;
+  };
+  return CL_SUCCESS;
 }
-} // namespace
+
+cl_int clcpu::fillBufferWork(Context *C, cl_mem buffer, const void *pattern,
+                             size_t pattern_size, size_t offset, size_t size,
+                             CommandWork &Work) {
+  Mem *M;
+  if (cl_int Err = bufferIn(C, buffer, "buffer", M))
+    return Err;
+  // CL_INVALID_VALUE if offset or offset + size require accessing elements
+  // outside the buffer buffer object respectively.
+  if (outOfBounds(M, offset, size))
+    return fail(CL_INVALID_VALUE, "(offset, size) is out of bounds", C);
+  if (cl_int Err = checkFillPattern(pattern, pattern_size, C))
+    return Err;
+  // CL_INVALID_VALUE if offset and size are not a multiple of pattern_size.
+  if (offset % pattern_size || size % pattern_size)
+    return fail(CL_INVALID_VALUE,
+                "offset or size is not a multiple of pattern_size", C);
+  // "The memory associated with pattern can be reused or freed after the
+  // function returns": copy it now.
+  std::array<unsigned char, 128> Pat;
+  std::memcpy(Pat.data(), pattern, pattern_size);
+  Work = [R = MemRef(M), Pat, pattern_size, offset, size]() -> cl_int {
+    fillPattern(bytes(R) + offset, size, Pat.data(), pattern_size);
+    return CL_SUCCESS;
+  };
+  return CL_SUCCESS;
+}
 
 CL_API_ENTRY cl_int CL_API_CALL
 clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer,
                     cl_mem dst_buffer, size_t src_offset, size_t dst_offset,
                     size_t size, cl_uint num_events_in_wait_list,
                     const cl_event *event_wait_list, cl_event *event) {
-  return apiCall(__func__, [&] {
-    return enqueueCopy(command_queue, src_buffer, dst_buffer, src_offset,
-                       dst_offset, size, num_events_in_wait_list,
-                       event_wait_list, event);
+  return queueCall(__func__, command_queue, [&](CommandQueue *Q) {
+    CommandWork Work;
+    if (cl_int Err = copyBufferWork(Q->context(), src_buffer, dst_buffer,
+                                    src_offset, dst_offset, size, Work))
+      return Err;
+    return Q->enqueue(CL_COMMAND_COPY_BUFFER, num_events_in_wait_list,
+                      event_wait_list, event, false, std::move(Work));
   });
 }
 
@@ -471,11 +489,15 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
     size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch,
     size_t dst_slice_pitch, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event) {
-  return apiCall(__func__, [&] {
-    return enqueueCopyRect(command_queue, src_buffer, dst_buffer, src_origin,
-                           dst_origin, region, src_row_pitch, src_slice_pitch,
-                           dst_row_pitch, dst_slice_pitch,
-                           num_events_in_wait_list, event_wait_list, event);
+  return queueCall(__func__, command_queue, [&](CommandQueue *Q) {
+    CommandWork Work;
+    if (cl_int Err = copyBufferRectWork(Q->context(), src_buffer, dst_buffer,
+                                        src_origin, dst_origin, region,
+                                        src_row_pitch, src_slice_pitch,
+                                        dst_row_pitch, dst_slice_pitch, Work))
+      return Err;
+    return Q->enqueue(CL_COMMAND_COPY_BUFFER_RECT, num_events_in_wait_list,
+                      event_wait_list, event, false, std::move(Work));
   });
 }
 
@@ -484,32 +506,13 @@ clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer,
                     const void *pattern, size_t pattern_size, size_t offset,
                     size_t size, cl_uint num_events_in_wait_list,
                     const cl_event *event_wait_list, cl_event *event) {
-  return apiCall(__func__, [&] {
-    CommandQueue *Q;
-    Mem *M;
-    if (cl_int Err = queueAndBuffer(command_queue, buffer, "buffer", Q, M))
+  return queueCall(__func__, command_queue, [&](CommandQueue *Q) {
+    CommandWork Work;
+    if (cl_int Err = fillBufferWork(Q->context(), buffer, pattern, pattern_size,
+                                    offset, size, Work))
       return Err;
-    Context *C = Q->context();
-    // CL_INVALID_VALUE if offset or offset + size require accessing elements
-    // outside the buffer buffer object respectively.
-    if (outOfBounds(M, offset, size))
-      return fail(CL_INVALID_VALUE, "(offset, size) is out of bounds", C);
-    if (cl_int Err = checkFillPattern(pattern, pattern_size, C))
-      return Err;
-    // CL_INVALID_VALUE if offset and size are not a multiple of pattern_size.
-    if (offset % pattern_size || size % pattern_size)
-      return fail(CL_INVALID_VALUE,
-                  "offset or size is not a multiple of pattern_size", C);
-    // "The memory associated with pattern can be reused or freed after the
-    // function returns": copy it now.
-    std::array<unsigned char, 128> Pat;
-    std::memcpy(Pat.data(), pattern, pattern_size);
-    return Q->enqueue(
-        CL_COMMAND_FILL_BUFFER, num_events_in_wait_list, event_wait_list, event,
-        false, [R = MemRef(M), Pat, pattern_size, offset, size]() -> cl_int {
-          fillPattern(bytes(R) + offset, size, Pat.data(), pattern_size);
-          return CL_SUCCESS;
-        });
+    return Q->enqueue(CL_COMMAND_FILL_BUFFER, num_events_in_wait_list,
+                      event_wait_list, event, false, std::move(Work));
   });
 }
 

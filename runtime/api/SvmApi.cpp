@@ -6,6 +6,7 @@
 #include "runtime/Context.h"
 #include "runtime/Mem.h"
 #include "runtime/Svm.h"
+#include "runtime/api/CommandWork.h"
 #include "runtime/api/HandleCheck.h"
 
 #include <array>
@@ -72,7 +73,7 @@ CL_API_ENTRY void CL_API_CALL clSVMFree(cl_context context, void *svm_pointer) {
 }
 
 namespace {
-/// The checks clEnqueueSVMMemFill, clEnqueueSVMMap and clEnqueueSVMUnmap
+/// The checks clEnqueueSVMMap and clEnqueueSVMUnmap
 /// start with: a valid queue (\p Q), then svm_ptr.
 cl_int queueAndSvmPtr(cl_command_queue command_queue, const void *svm_ptr,
                       CommandQueue *&Q) {
@@ -138,29 +139,61 @@ cl_int checkSvmRange(Context *C, const void *Ptr, size_t Size,
 }
 } // namespace
 
+cl_int clcpu::svmMemcpyWork(Context *C, void *dst_ptr, const void *src_ptr,
+                            size_t size, CommandWork &Work) {
+  // CL_INVALID_VALUE if dst_ptr or src_ptr is NULL.
+  if (!dst_ptr || !src_ptr)
+    return fail(CL_INVALID_VALUE, "dst_ptr or src_ptr is NULL", C);
+  if (cl_int Err = checkSvmRange(C, dst_ptr, size, "dst_ptr"))
+    return Err;
+  if (cl_int Err = checkSvmRange(C, src_ptr, size, "src_ptr"))
+    return Err;
+  // CL_MEM_COPY_OVERLAP if the values specified for dst_ptr, src_ptr and
+  // size result in an overlapping copy.
+  if (rangesOverlap(dst_ptr, src_ptr, size))
+    return fail(CL_MEM_COPY_OVERLAP, "source and destination overlap", C);
+  Work = [dst_ptr, src_ptr, size]() -> cl_int {
+    std::memcpy(dst_ptr, src_ptr, size);
+    return CL_SUCCESS;
+  };
+  return CL_SUCCESS;
+}
+
+cl_int clcpu::svmMemFillWork(Context *C, void *svm_ptr, const void *pattern,
+                             size_t pattern_size, size_t size,
+                             CommandWork &Work) {
+  // CL_INVALID_VALUE if svm_ptr is NULL.
+  if (!svm_ptr)
+    return fail(CL_INVALID_VALUE, "svm_ptr is NULL", C);
+  if (cl_int Err = checkFillPattern(pattern, pattern_size, C))
+    return Err;
+  // CL_INVALID_VALUE if svm_ptr is not aligned to pattern_size bytes.
+  if (reinterpret_cast<uintptr_t>(svm_ptr) % pattern_size)
+    return fail(CL_INVALID_VALUE, "svm_ptr is not aligned to pattern_size", C);
+  // CL_INVALID_VALUE if size is not a multiple of pattern_size.
+  if (size % pattern_size)
+    return fail(CL_INVALID_VALUE, "size is not a multiple of pattern_size", C);
+  if (cl_int Err = checkSvmRange(C, svm_ptr, size, "svm_ptr"))
+    return Err;
+  std::array<unsigned char, 128> Pat;
+  std::memcpy(Pat.data(), pattern, pattern_size);
+  Work = [svm_ptr, Pat, pattern_size, size]() -> cl_int {
+    fillPattern(svm_ptr, size, Pat.data(), pattern_size);
+    return CL_SUCCESS;
+  };
+  return CL_SUCCESS;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(
     cl_command_queue command_queue, cl_bool blocking_copy, void *dst_ptr,
     const void *src_ptr, size_t size, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event) {
   return queueCall(__func__, command_queue, [&](CommandQueue *Q) {
-    // CL_INVALID_VALUE if dst_ptr or src_ptr is NULL.
-    if (!dst_ptr || !src_ptr)
-      return fail(CL_INVALID_VALUE, "dst_ptr or src_ptr is NULL", Q->context());
-    if (cl_int Err = checkSvmRange(Q->context(), dst_ptr, size, "dst_ptr"))
+    CommandWork Work;
+    if (cl_int Err = svmMemcpyWork(Q->context(), dst_ptr, src_ptr, size, Work))
       return Err;
-    if (cl_int Err = checkSvmRange(Q->context(), src_ptr, size, "src_ptr"))
-      return Err;
-    // CL_MEM_COPY_OVERLAP if the values specified for dst_ptr, src_ptr and
-    // size result in an overlapping copy.
-    if (rangesOverlap(dst_ptr, src_ptr, size))
-      return fail(CL_MEM_COPY_OVERLAP, "source and destination overlap",
-                  Q->context());
     return Q->enqueue(CL_COMMAND_SVM_MEMCPY, num_events_in_wait_list,
-                      event_wait_list, event, blocking_copy,
-                      [dst_ptr, src_ptr, size]() -> cl_int {
-                        std::memcpy(dst_ptr, src_ptr, size);
-                        return CL_SUCCESS;
-                      });
+                      event_wait_list, event, blocking_copy, std::move(Work));
   });
 }
 
@@ -168,31 +201,13 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(
     cl_command_queue command_queue, void *svm_ptr, const void *pattern,
     size_t pattern_size, size_t size, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event) {
-  return apiCall(__func__, [&] {
-    CommandQueue *Q;
-    if (cl_int Err = queueAndSvmPtr(command_queue, svm_ptr, Q))
+  return queueCall(__func__, command_queue, [&](CommandQueue *Q) {
+    CommandWork Work;
+    if (cl_int Err = svmMemFillWork(Q->context(), svm_ptr, pattern,
+                                    pattern_size, size, Work))
       return Err;
-    Context *C = Q->context();
-    if (cl_int Err = checkFillPattern(pattern, pattern_size, C))
-      return Err;
-    // CL_INVALID_VALUE if svm_ptr is not aligned to pattern_size bytes.
-    if (reinterpret_cast<uintptr_t>(svm_ptr) % pattern_size)
-      return fail(CL_INVALID_VALUE, "svm_ptr is not aligned to pattern_size",
-                  C);
-    // CL_INVALID_VALUE if size is not a multiple of pattern_size.
-    if (size % pattern_size)
-      return fail(CL_INVALID_VALUE, "size is not a multiple of pattern_size",
-                  C);
-    if (cl_int Err = checkSvmRange(C, svm_ptr, size, "svm_ptr"))
-      return Err;
-    std::array<unsigned char, 128> Pat;
-    std::memcpy(Pat.data(), pattern, pattern_size);
     return Q->enqueue(CL_COMMAND_SVM_MEMFILL, num_events_in_wait_list,
-                      event_wait_list, event, false,
-                      [svm_ptr, Pat, pattern_size, size]() -> cl_int {
-                        fillPattern(svm_ptr, size, Pat.data(), pattern_size);
-                        return CL_SUCCESS;
-                      });
+                      event_wait_list, event, false, std::move(Work));
   });
 }
 
