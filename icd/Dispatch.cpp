@@ -9,6 +9,7 @@
 
 #include "icd/Dispatch.h"
 #include "runtime/Error.h"
+#include "runtime/api/CommandBufferApi.h"
 
 #include <cstring>
 #include <tuple>
@@ -84,6 +85,7 @@ const NamedFunction *namedFunctions(size_t &Count) {
 #define CLCPU_TODO(N) CLCPU_SLOT(N)
 #define CLCPU_UNADVERTISED(N) CLCPU_SLOT(N)
 #define CLCPU_EXTENSION(N) {#N, reinterpret_cast<void *>(&::N)},
+#define CLCPU_KHR_EXTENSION(N) {#N, reinterpret_cast<void *>(&khr::N)},
 #include "icd/EntryPoints.def"
 #undef CLCPU_SLOT
   };

@@ -550,6 +550,21 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
     return Out.array(nameVersions(OpenCLCVersions));
   case CL_DEVICE_OPENCL_C_FEATURES:
     return Out.array(openclCFeatures());
+  // cl_khr_command_buffer: kernels with printf run in command-buffers like
+  // anywhere (printf writes at once, compiler/Printf.cpp); there
+  // is no device-side enqueue. Replays never change what they run, so any
+  // number may be pending at once (simultaneous use).
+  case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
+    return Out.value<cl_device_command_buffer_capabilities_khr>(
+        CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR |
+        CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR);
+  // A command-buffer replays on a queue of any properties: in order or out
+  // of order, with or without profiling.
+  case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR:
+    return Out.value<cl_command_queue_properties>(0);
+  case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR:
+    return Out.value<cl_command_queue_properties>(
+        CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
   case CL_DEVICE_EXTENSIONS:
     return Out.string(joinNames(DeviceExtensions));
   case CL_DEVICE_EXTENSIONS_WITH_VERSION:

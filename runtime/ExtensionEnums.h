@@ -33,4 +33,25 @@ typedef cl_bitfield cl_device_kernel_clock_capabilities_khr;
 #define CL_DEVICE_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR (1 << 2)
 #endif
 
+// cl_khr_command_buffer 0.9.8 (the installed cl_ext.h has 0.9.1; see
+// runtime/api/CommandBufferApi.h for the entry points, whose 0.9.8
+// signatures differ from the ones that header declares).
+#ifndef CL_COMMAND_BUFFER_CONTEXT_KHR
+#define CL_COMMAND_BUFFER_CONTEXT_KHR 0x1299
+#endif
+#ifndef CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR
+#define CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR 0x129A
+#endif
+#ifndef CL_INCOMPATIBLE_COMMAND_QUEUE_KHR
+#define CL_INCOMPATIBLE_COMMAND_QUEUE_KHR -1140
+#endif
+// 0.9.8 moved these two to cl_khr_command_buffer_mutable_dispatch, with the
+// same values; 0.9.1 headers have them under cl_khr_command_buffer.
+#ifndef CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR
+#define CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR (1 << 0)
+#endif
+#ifndef CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR
+#define CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR (1 << 2)
+#endif
+
 #endif // CLCPU_RUNTIME_EXTENSIONENUMS_H
