@@ -10,6 +10,11 @@ inline const char *const Empty = R"CLC(
 kernel void empty(void) {}
 )CLC";
 
+// cmdbuf_replay: one small step of a chain of launches.
+inline const char *const CmdbufStep = R"CLC(
+kernel void increment(global uint *x) { x[get_global_id(0)] += 1; }
+)CLC";
+
 inline const char *const Stream = R"CLC(
 kernel void copy(global const float *restrict a, global float *restrict b) {
   size_t i = get_global_id(0);

@@ -19,6 +19,7 @@
 #include "Kernels.h"
 
 #include <CL/cl.h>
+#include <CL/cl_ext.h>
 
 #include <algorithm>
 #include <atomic>
@@ -282,6 +283,7 @@ struct Sizes {
   size_t MapBytes;
   int BlockingLaunches; // per repetition
   int BatchLaunches;    // per repetition (one clFinish)
+  int CmdbufReplays;    // cmdbuf_replay: replays of 100 kernels per repetition
   int Maps;             // map/unmap pairs per repetition
   int Builds;           // (cold/warm builds: one per repetition)
   int LargeLines;       // statements of build_large's kernel
@@ -380,6 +382,7 @@ Sizes fullSizes(const CacheSize &Llc, size_t MaxArrayBytes, bool &Capped) {
           .MapBytes = size_t(64) << 20,
           .BlockingLaunches = 200,
           .BatchLaunches = 1000,
+          .CmdbufReplays = 1000,
           .Maps = 20,
           .Builds = 1,
           .LargeLines = 2500};
@@ -398,6 +401,7 @@ Sizes quickSizes() {
           .MapBytes = size_t(1) << 20,
           .BlockingLaunches = 20,
           .BatchLaunches = 100,
+          .CmdbufReplays = 10,
           .Maps = 4,
           .Builds = 1,
           .LargeLines = 100};
@@ -574,6 +578,118 @@ private:
   bool Batched;
   int Count;
   cl_kernel K = nullptr;
+};
+
+// cmdbuf_replay: a command-buffer (cl_khr_command_buffer) of Count launches
+// of 1024 work-items each, replayed Replays times, timed per launch. The
+// same launches enqueued one by one (then one clFinish) are timed in setUp
+// for the note. A platform without the extension enqueues them in the run
+// too. The entry points it uses have the same parameters in every revision
+// of the extension (0.9.0 to 0.9.8), so the installed header's types fit
+// any driver's.
+class CmdbufBench : public Bench {
+public:
+  CmdbufBench(Platform &P, int Replays) : Bench(P), Replays(Replays) {}
+  ~CmdbufBench() override {
+    if (CB)
+      Release(CB);
+  }
+  void setUp() override {
+    std::vector<cl_uint> Zero(Items, 0);
+    X = buffer(Items * 4, Zero.data());
+    K = kernel(program(kernels::CmdbufStep, ""), "increment");
+    args(K, X);
+    // The reference: the same launches enqueued.
+    const int RefRounds = std::max(1, Replays / 10);
+    double T0 = nowSec();
+    for (int R = 0; R < RefRounds; ++R)
+      enqueueAll();
+    finish();
+    double Enqueued = (nowSec() - T0) / (RefRounds * Count);
+    Runs += RefRounds;
+    char Buf[160];
+    std::snprintf(Buf, sizeof Buf, "enqueued one by one: %.2f us per kernel",
+                  Enqueued * 1e6);
+    Note = Buf;
+    if (!hasExtension(P.Dev, "cl_khr_command_buffer")) {
+      Note += "; no cl_khr_command_buffer: the run enqueues them too";
+      return;
+    }
+    cl_platform_id Plat = nullptr;
+    clGetDeviceInfo(P.Dev, CL_DEVICE_PLATFORM, sizeof Plat, &Plat, nullptr);
+    auto Fn = [&](const char *Name) {
+      void *F = clGetExtensionFunctionAddressForPlatform(Plat, Name);
+      if (!F)
+        throw NotAvailable(std::string("no ") + Name);
+      return F;
+    };
+    auto Create = reinterpret_cast<clCreateCommandBufferKHR_fn>(
+        Fn("clCreateCommandBufferKHR"));
+    auto Record = reinterpret_cast<clCommandNDRangeKernelKHR_fn>(
+        Fn("clCommandNDRangeKernelKHR"));
+    auto Finalize = reinterpret_cast<clFinalizeCommandBufferKHR_fn>(
+        Fn("clFinalizeCommandBufferKHR"));
+    Replay = reinterpret_cast<clEnqueueCommandBufferKHR_fn>(
+        Fn("clEnqueueCommandBufferKHR"));
+    Release = reinterpret_cast<clReleaseCommandBufferKHR_fn>(
+        Fn("clReleaseCommandBufferKHR"));
+    // Replays are enqueued back to back, each pending while the next is
+    // enqueued: simultaneous use, which revisions before 0.9.8 refuse
+    // without the flag.
+    cl_device_command_buffer_capabilities_khr Caps = 0;
+    clGetDeviceInfo(P.Dev, CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR,
+                    sizeof Caps, &Caps, nullptr);
+    if (!(Caps & CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR))
+      throw NotAvailable("no simultaneous use of command-buffers");
+    const cl_command_buffer_properties_khr Props[] = {
+        CL_COMMAND_BUFFER_FLAGS_KHR, CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR, 0};
+    cl_int Err = CL_SUCCESS;
+    CB = Create(1, &P.Queue, Props, &Err);
+    check(Err, "clCreateCommandBufferKHR");
+    for (int I = 0; I < Count; ++I)
+      check(Record(CB, nullptr, nullptr, K, 1, nullptr, &Items, nullptr, 0,
+                   nullptr, nullptr, nullptr),
+            "clCommandNDRangeKernelKHR");
+    check(Finalize(CB), "clFinalizeCommandBufferKHR");
+    Note +=
+        "; replayed: command-buffer of " + std::to_string(Count) + " kernels";
+  }
+  double run() override {
+    double T0 = nowSec();
+    for (int R = 0; R < Replays; ++R) {
+      if (CB)
+        check(Replay(0, nullptr, CB, 0, nullptr, nullptr),
+              "clEnqueueCommandBufferKHR");
+      else
+        enqueueAll();
+    }
+    finish();
+    Runs += Replays;
+    return (nowSec() - T0) / (double(Replays) * Count);
+  }
+  std::string verify() override {
+    std::vector<cl_uint> Got = read<cl_uint>(X, Items);
+    cl_uint Want = cl_uint(Runs * Count);
+    for (size_t I = 0; I < Items; ++I)
+      if (Got[I] != Want)
+        return mismatch("x", I, Got[I], Want);
+    return "";
+  }
+
+private:
+  void enqueueAll() {
+    for (int I = 0; I < Count; ++I)
+      launch(K, 1, &Items);
+  }
+  static constexpr int Count = 100;
+  size_t Items = 1024;
+  int Replays;
+  long Runs = 0; // replays (or rounds of Count enqueues) so far
+  cl_mem X = nullptr;
+  cl_kernel K = nullptr;
+  cl_command_buffer_khr CB = nullptr;
+  clEnqueueCommandBufferKHR_fn Replay = nullptr;
+  clReleaseCommandBufferKHR_fn Release = nullptr;
 };
 
 // copy, vadd, saxpy over N floats (integer values: every result is exact).
@@ -1889,6 +2005,13 @@ std::vector<Spec> specs(const Sizes &S) {
                [=](Platform &P) -> B {
                  return std::make_unique<LaunchBench>(P, true, S.BatchLaunches);
                }});
+  V.push_back(
+      {"cmdbuf_replay", "us", 0, 1e6, false,
+       "command-buffer of 100 kernels (1024 work-items each) replayed " +
+           std::to_string(S.CmdbufReplays) + " times, per kernel",
+       [=](Platform &P) -> B {
+         return std::make_unique<CmdbufBench>(P, S.CmdbufReplays);
+       }});
   const char *KindNames[] = {"copy", "vadd", "saxpy"};
   const double KindBytes[] = {8, 12, 12};
   for (int K = 0; K < 3; ++K)

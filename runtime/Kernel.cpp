@@ -11,6 +11,8 @@
 #include "scheduler/NDRange.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
@@ -66,12 +68,33 @@ struct KernelLaunch {
   Vector<AlignedBlock> Blocks; // large by-value arguments
   Vector<void *> ArgPtrs;
   Vector<MemRef> Buffers;
+  /// How long the last run took (ns; none yet: the maximum). Only a hint
+  /// for the next run of the same launch (command-buffer replays).
+  mutable std::atomic<uint64_t> LastNs{UINT64_MAX};
 };
 
+namespace {
+/// A launch that ran in less than this last time runs on one thread: waking
+/// a helper thread and handing it groups costs microseconds, as much as the
+/// whole launch (the small launches command-buffers replay by the hundred).
+/// A run on one thread that takes longer sends the next run back to every
+/// thread.
+constexpr uint64_t SoloBelowNs = 5000;
+} // namespace
+
 cl_int runLaunch(const KernelLaunch &L) {
+  bool Solo = L.LastNs.load(std::memory_order_relaxed) < SoloBelowNs;
+  auto T0 = std::chrono::steady_clock::now();
   // Work-groups run on the device's arena (scheduler/NDRange.h); local
-  // memory is per thread, __local arguments included.
-  runNDRange(L.Exec->arena(), L.Exec->threads(), L.Job, &L.Exec->helperPark());
+  // memory is per thread, __local arguments included. On one thread they
+  // run in increasing order as they would on more, so every launch still
+  // makes progress.
+  runNDRange(L.Exec->arena(), Solo ? 1 : L.Exec->threads(), L.Job,
+             &L.Exec->helperPark());
+  auto Ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                std::chrono::steady_clock::now() - T0)
+                .count();
+  L.LastNs.store(static_cast<uint64_t>(Ns), std::memory_order_relaxed);
   return CL_SUCCESS;
 }
 

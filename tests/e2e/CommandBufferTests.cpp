@@ -595,3 +595,52 @@ TEST_CASE("cl_khr_command_buffer (errors): each bad input gets the "
     CHECK(F.clReleaseCommandBufferKHR(CB) == CL_SUCCESS);
   }
 }
+
+TEST_CASE("cl_khr_command_buffer (replay): small launches a replay runs on "
+          "one thread still run their work-groups in increasing order: a "
+          "chain where each group waits for the one before completes",
+          "[command_buffer]") {
+  Env E;
+  CommandBufferFns F;
+  // Group g spins until group g - 1 published its flag: this finishes only
+  // if no group runs before the ones it waits for (the in-order hand-out
+  // decoupled look-back scans rely on).
+  const char *Src = R"(
+kernel void chain(volatile global int *flag, global int *out) {
+  size_t g = get_group_id(0);
+  if (get_local_id(0) == 0) {
+    if (g > 0)
+      while (atomic_add(&flag[g - 1], 0) == 0)
+        ;
+    out[g] = g > 0 ? out[g - 1] + 1 : 1;
+    write_mem_fence(CLK_GLOBAL_MEM_FENCE);
+    atomic_xchg(&flag[g], 1);
+  }
+}
+)";
+  const size_t Groups = 16, Local = 64, Global = Groups * Local;
+  cl_mem Flags = E.buffer(std::vector<int>(Groups, 0));
+  cl_mem Out = E.buffer(std::vector<int>(Groups, 0));
+  cl_kernel K = E.kernel(Src, "chain");
+  E.arg(K, 0, Flags);
+  E.arg(K, 1, Out);
+  cl_command_buffer_khr CB = F.create(E.Q);
+  const int Zero = 0;
+  cl_sync_point_khr Cleared = 0;
+  REQUIRE(F.clCommandFillBufferKHR(CB, nullptr, nullptr, Flags, &Zero,
+                                   sizeof Zero, 0, Groups * sizeof(int), 0,
+                                   nullptr, &Cleared, nullptr) == CL_SUCCESS);
+  REQUIRE(F.clCommandNDRangeKernelKHR(CB, nullptr, nullptr, K, 1, nullptr,
+                                      &Global, &Local, 1, &Cleared, nullptr,
+                                      nullptr) == CL_SUCCESS);
+  REQUIRE(F.clFinalizeCommandBufferKHR(CB) == CL_SUCCESS);
+  for (int R = 0; R < 200; ++R)
+    REQUIRE(F.clEnqueueCommandBufferKHR(0, nullptr, CB, 0, nullptr, nullptr) ==
+            CL_SUCCESS);
+  REQUIRE(clFinish(E.Q) == CL_SUCCESS);
+  std::vector<int> Want(Groups);
+  for (size_t G = 0; G < Groups; ++G)
+    Want[G] = static_cast<int>(G + 1);
+  sched::expectEqual(E.read<int>(Out, Groups), Want, "out");
+  CHECK(F.clReleaseCommandBufferKHR(CB) == CL_SUCCESS);
+}
