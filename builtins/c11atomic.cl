@@ -124,9 +124,26 @@
 // cannot make it spin (the comparison is of bits, not of values). fmin/fmax
 // are IEEE minNum/maxNum, the extension's rules: min(x, qNaN) = x,
 // min(qNaN, qNaN) = qNaN, and either zero for min(-0, +0).
+//
+// Add and sub keep a requested memory_order_relaxed (every other order is
+// sequentially consistent, as everywhere in this file): a relaxed add whose
+// result the kernel ignores may be deferred and applied later in a batch
+// (compiler/passes/DeferFloatAdds.cpp), which only the IR's ordering tells.
+#define C11_RELAXED_OR_SC(o) ((o) == memory_order_relaxed ? __ATOMIC_RELAXED : SC)
+#define C11_FETCH_FP_ORDERED(AS, A, T, OP)                                     \
+  OVL T atomic_fetch_##OP##_explicit(volatile AS A *p, T v, memory_order o,    \
+                                     memory_scope s) {                         \
+    return __atomic_fetch_##OP((volatile AS T *)p, v, C11_RELAXED_OR_SC(o));   \
+  }                                                                            \
+  OVL T atomic_fetch_##OP##_explicit(volatile AS A *p, T v, memory_order o) {  \
+    return __atomic_fetch_##OP((volatile AS T *)p, v, C11_RELAXED_OR_SC(o));   \
+  }                                                                            \
+  OVL T atomic_fetch_##OP(volatile AS A *p, T v) {                             \
+    return __atomic_fetch_##OP((volatile AS T *)p, v, SC);                     \
+  }
 #define C11_FETCH_FP(AS, A, T)                                                 \
-  C11_FETCH_OP(AS, A, T, T, add)                                               \
-  C11_FETCH_OP(AS, A, T, T, sub)                                               \
+  C11_FETCH_FP_ORDERED(AS, A, T, add)                                          \
+  C11_FETCH_FP_ORDERED(AS, A, T, sub)                                          \
   C11_FETCH_OP(AS, A, T, T, min)                                               \
   C11_FETCH_OP(AS, A, T, T, max)
 

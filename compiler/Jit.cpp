@@ -6,6 +6,8 @@
 #include "compiler/LinkBuiltins.h"
 #include "compiler/Pipeline.h"
 #include "compiler/Printf.h"
+#include "compiler/passes/DeferFloatAdds.h"
+#include "scheduler/DeferredAdds.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
@@ -335,11 +337,16 @@ cl_int jitObject(CompiledProgram &P, orc::JITTargetMachineBuilder &JTMB,
     Log += "internal error: " + toString(Gen.takeError()) + "\n";
     return FailCode;
   }
-  // OpenCL C printf, not the C library's (vector specifiers, return value).
+  // OpenCL C printf, not the C library's (vector specifiers, return value),
+  // and the queues of deferred float adds (passes/DeferFloatAdds.cpp).
+  const auto Fn = JITSymbolFlags::Exported | JITSymbolFlags::Callable;
   if (Error E = (*J)->getMainJITDylib().define(orc::absoluteSymbols(
           {{(*J)->mangleAndIntern("printf"),
-            {orc::ExecutorAddr::fromPtr(&clcpu_printf),
-             JITSymbolFlags::Exported | JITSymbolFlags::Callable}}}))) {
+            {orc::ExecutorAddr::fromPtr(&clcpu_printf), Fn}},
+           {(*J)->mangleAndIntern(DeferredAddF32),
+            {orc::ExecutorAddr::fromPtr(&clcpu_deferred_fadd_f32), Fn}},
+           {(*J)->mangleAndIntern(DeferredAddF64),
+            {orc::ExecutorAddr::fromPtr(&clcpu_deferred_fadd_f64), Fn}}}))) {
     Log += "internal error: " + toString(std::move(E)) + "\n";
     return FailCode;
   }

@@ -23,6 +23,7 @@
 #include "compiler/WorkGroupFunction.h"
 #include "compiler/passes/BlockedStores.h"
 #include "compiler/passes/ConsecutiveGathers.h"
+#include "compiler/passes/DeferFloatAdds.h"
 #include "compiler/passes/GridStridePrefetch.h"
 #include "compiler/passes/GuardedLoopBound.h"
 #include "compiler/passes/InvariantDivision.h"
@@ -149,6 +150,9 @@ void addOptimizerLastPasses(ModulePassManager &MPM) {
   // Last: InstCombine would not undo it, but it should see the final
   // stores (passes/NonTemporalStores.cpp).
   FPM.addPass(NonTemporalStoresPass());
+  // Relaxed float atomic adds nothing else in the kernel touches are
+  // queued per thread and applied in batches (passes/DeferFloatAdds.cpp).
+  FPM.addPass(DeferFloatAddsPass());
   MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
 }
 
@@ -251,6 +255,9 @@ bool checkUnresolved(const Module &M, std::string &Log) {
   bool Ok = true;
   for (const Function &F : M) {
     if (!F.isDeclaration() || F.isIntrinsic() || F.use_empty())
+      continue;
+    // Defined by the JIT (compiler/Jit.cpp).
+    if (F.getName() == DeferredAddF32 || F.getName() == DeferredAddF64)
       continue;
     if (F.getName().starts_with("_Z")) {
       Log += "error: builtin function '" + baseName(F.getName()).str() + "' (" +

@@ -18,6 +18,7 @@
 #include "compiler/KernelBody.h"
 #include "compiler/WorkItemLoops.h"
 #include "compiler/analyses/SyncCalls.h"
+#include "compiler/passes/DeferFloatAdds.h"
 #include "compiler/passes/LowerWorkGroupSync.h"
 #include "compiler/passes/PassRegistry.h"
 #include "compiler/passes/ProgressYields.h"
@@ -303,6 +304,15 @@ void emitWorkGroupFunction(Module &M, Function &Kernel, Function &Body,
       });
   markWorkItemLoop(*XLatch, Body, workItemLanes(Kernel));
   B.CreateRetVoid();
+  // Which arguments are __global buffers (their slots look alike for
+  // __local ones): passes/DeferFloatAdds.cpp defers adds into those only.
+  LLVMContext &C = M.getContext();
+  SmallVector<Metadata *, 8> Global;
+  for (size_t I = 0; I < K.Args.size(); ++I)
+    if (K.Args[I].AddressSpace == ArgGlobal)
+      Global.push_back(ConstantAsMetadata::get(
+          ConstantInt::get(Type::getInt32Ty(C), unsigned(I))));
+  WG->setMetadata(GlobalArgsMetadata, MDNode::get(C, Global));
 }
 
 /// A __local variable of any kernel of \p Kernels (a kernel that calls
@@ -450,6 +460,10 @@ bool formWorkGroupFunction(Module &M, Function &F,
     // striding through memory alone.
   } else {
     K.Path = "work-item loop";
+    // Float atomic adds no other access of the work-item touches, found
+    // while the work-item is still one function (passes/DeferFloatAdds.cpp).
+    markDeferrableAdds(*Body);
+    FAM.invalidate(*Body, PreservedAnalyses::none());
     emitWorkGroupFunction(M, F, *Body, K);
   }
   return true;

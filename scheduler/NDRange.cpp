@@ -1,5 +1,6 @@
 #include "scheduler/NDRange.h"
 #include "scheduler/Collectives.h"
+#include "scheduler/DeferredAdds.h"
 #include "scheduler/Fiber.h"
 #include "scheduler/StackGuard.h"
 #include "scheduler/SyncHints.h"
@@ -139,6 +140,12 @@ struct Participant {
     // (compiler/passes/NonTemporalStores.cpp), which no release orders: one
     // sfence per thread and share of the launch makes them visible before this
     // thread's part is reported done.
+    // Relaxed float atomic adds this thread queued
+    // (compiler/passes/DeferFloatAdds.cpp, scheduler/DeferredAdds.cpp) are
+    // applied before this thread's part is reported done, however it ends.
+    struct ApplyAdds {
+      ~ApplyAdds() { flushDeferredAdds(); }
+    } Adds;
     struct StreamFence {
       ~StreamFence() {
 #if defined(__x86_64__) || defined(__i386__)

@@ -10,6 +10,7 @@
 #include "compiler/analyses/WorkItemUniformity.h"
 #include "compiler/passes/BlockedStores.h"
 #include "compiler/passes/ConsecutiveGathers.h"
+#include "compiler/passes/DeferFloatAdds.h"
 #include "compiler/passes/GridStridePrefetch.h"
 #include "compiler/passes/GuardedLoopBound.h"
 #include "compiler/passes/InvariantDivision.h"

@@ -425,6 +425,65 @@ kernel void hh(volatile global atomic_half *Bins, volatile global atomic_half *E
   CHECK(Bad == 0);
 }
 
+TEST_CASE("cl_ext_float_atomics: relaxed adds whose results are unused "
+          "(queued per thread, compiler/passes/DeferFloatAdds.cpp) round "
+          "each add, and every add lands",
+          "[atomics][float_atomics]") {
+  // Each add must be rounded on its own, as if the adds ran one after
+  // another: 2^24 + 1 rounds back to 2^24 in float (and 2^53 + 1 to 2^53
+  // in double), so bins starting there stay there however many ones are
+  // added; summing the ones first would move them. The other bins take
+  // exact values (multiples of 1/8, small sums) into 4,096 addresses, more
+  // than a thread's queue holds at once, and subtractions.
+  Env E;
+  cl_program P = E.build(R"CLC(
+kernel void big(volatile global atomic_float *F, volatile global atomic_double *D) {
+  uint i = (uint)get_global_id(0);
+  atomic_fetch_add_explicit(&F[i & 3], 1.0f, memory_order_relaxed);
+  atomic_fetch_add_explicit(&D[i & 3], 1.0, memory_order_relaxed,
+                            memory_scope_device);
+}
+kernel void many(global const float *restrict X,
+                 volatile global atomic_float *F,
+                 volatile global atomic_double *D) {
+  uint i = (uint)get_global_id(0);
+  uint b = (i * 2654435761u) >> 20;
+  float x = X[i];
+  atomic_fetch_add_explicit(&F[b], x, memory_order_relaxed);
+  atomic_fetch_sub_explicit(&D[b], (double)x, memory_order_relaxed,
+                            memory_scope_device);
+}
+)CLC",
+                         "-cl-std=CL3.0");
+  cl_mem F = E.buffer(std::vector<float>(4, 16777216.0f));
+  cl_mem D = E.buffer(std::vector<double>(4, 9007199254740992.0));
+  E.launch(P, "big", Items, Group, F, D);
+  for (float V : E.read<float>(F, 4))
+    CHECK(V == 16777216.0f);
+  for (double V : E.read<double>(D, 4))
+    CHECK(V == 9007199254740992.0);
+
+  std::vector<float> X(Items);
+  std::vector<double> Want(4096, 0.0);
+  for (size_t I = 0; I < Items; ++I) {
+    X[I] = float((I * 5) % 8) * 0.125f;
+    Want[uint32_t(uint32_t(I) * 2654435761u) >> 20] += X[I];
+  }
+  cl_mem BX = E.buffer(X);
+  cl_mem FB = E.buffer(std::vector<float>(4096, 0.0f));
+  cl_mem DB = E.buffer(std::vector<double>(4096, 0.0));
+  E.launch(P, "many", Items, Group, BX, FB, DB);
+  std::vector<float> Fs = E.read<float>(FB, 4096);
+  std::vector<double> Ds = E.read<double>(DB, 4096);
+  size_t Bad = 0;
+  for (size_t B = 0; B < 4096; ++B)
+    if (Fs[B] != float(Want[B]) || Ds[B] != -Want[B])
+      if (Bad++ < 4)
+        UNSCOPED_INFO("bin " << B << ": " << Fs[B] << ", " << Ds[B] << " (want "
+                             << Want[B] << ")");
+  CHECK(Bad == 0);
+}
+
 TEST_CASE("cl_ext_float_atomics: OpenCL C 2.0 programs have the functions "
           "(the extension builds on 2.0 atomics); 1.2 programs do not",
           "[atomics][float_atomics]") {
