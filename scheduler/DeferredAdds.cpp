@@ -46,8 +46,10 @@ struct Queue {
   uint32_t Count = 0;
 };
 
-// Initial-exec: one pointer of static TLS, read without a call on every add.
+// Initial-exec: a few bytes of static TLS, read without a call on every
+// add.
 thread_local Queue *Mine __attribute__((tls_model("initial-exec"))) = nullptr;
+thread_local bool Now __attribute__((tls_model("initial-exec"))) = false;
 
 /// Frees the thread's queue when the thread ends (applied already: every
 /// share of a launch ends with a flush).
@@ -147,6 +149,10 @@ bool enqueue(uintptr_t P, double V, bool Double) {
 
 } // namespace
 
+AddsNowScope::AddsNowScope() : Saved(Now) { Now = true; }
+
+AddsNowScope::~AddsNowScope() { Now = Saved; }
+
 void flushDeferredAdds() noexcept {
   if (Queue *Q = Mine; Q && Q->Addresses)
     flush(*Q);
@@ -155,11 +161,11 @@ void flushDeferredAdds() noexcept {
 } // namespace clcpu
 
 extern "C" void clcpu_deferred_fadd_f32(float *P, float V) {
-  if (!clcpu::enqueue(reinterpret_cast<uintptr_t>(P), V, false))
+  if (clcpu::Now || !clcpu::enqueue(reinterpret_cast<uintptr_t>(P), V, false))
     clcpu::addNow<float, uint32_t>(P, V);
 }
 
 extern "C" void clcpu_deferred_fadd_f64(double *P, double V) {
-  if (!clcpu::enqueue(reinterpret_cast<uintptr_t>(P), V, true))
+  if (clcpu::Now || !clcpu::enqueue(reinterpret_cast<uintptr_t>(P), V, true))
     clcpu::addNow<double, uint64_t>(P, V);
 }

@@ -18,6 +18,21 @@ void clcpu_deferred_fadd_f64(double *P, double V);
 
 namespace clcpu {
 
+/// While it lives, this thread's adds are applied at once rather than
+/// queued: a launch that runs on this thread alone has no other thread to
+/// contend with, and an uncontended compare-exchange costs less than
+/// queueing and applying.
+class AddsNowScope {
+public:
+  AddsNowScope();
+  ~AddsNowScope();
+  AddsNowScope(const AddsNowScope &) = delete;
+  AddsNowScope &operator=(const AddsNowScope &) = delete;
+
+private:
+  bool Saved;
+};
+
 /// Applies every add this thread queued: per address, the adds one after
 /// another, each rounded, written with one compare-exchange. Cheap when
 /// nothing is queued.

@@ -464,6 +464,8 @@ void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J,
   // with few groups (each a large share of the work) at once.
   size_t Helpers = std::min<size_t>(Threads ? Threads - 1 : 0, Chunks - 1);
   if (Helpers == 0) {
+    // Alone: relaxed float adds contend with no one (DeferredAdds.h).
+    AddsNowScope Alone;
     Self.run(*S, [] { return false; });
     return;
   }

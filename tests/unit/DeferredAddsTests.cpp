@@ -77,3 +77,18 @@ TEST_CASE("DeferredAdds: threads queueing and flushing into the same bins "
   for (float B : Bins)
     CHECK(B == 50000.0f);
 }
+
+TEST_CASE("DeferredAdds: inside an AddsNowScope (a launch on one thread) "
+          "adds land at once; queueing resumes after it",
+          "[deferred_adds]") {
+  alignas(8) float F = 0.0f;
+  {
+    AddsNowScope Alone;
+    clcpu_deferred_fadd_f32(&F, 1.5f);
+    CHECK(F == 1.5f);
+  }
+  clcpu_deferred_fadd_f32(&F, 1.0f);
+  CHECK(F == 1.5f);
+  flushDeferredAdds();
+  CHECK(F == 2.5f);
+}
