@@ -213,6 +213,22 @@ Function *beginWorkGroupFunction(Module &M, Function &Kernel,
   return WG;
 }
 
+int argumentIndex(const Value *V, const Argument *Args, const DataLayout &DL) {
+  const auto *L = dyn_cast<LoadInst>(V);
+  if (!L)
+    return -1;
+  const auto *Slot = dyn_cast<LoadInst>(L->getPointerOperand());
+  if (!Slot)
+    return -1;
+  APInt Offset(64, 0);
+  const Value *Base =
+      Slot->getPointerOperand()->stripAndAccumulateConstantOffsets(
+          DL, Offset, /*AllowNonInbounds=*/true);
+  if (Base != Args || Offset.isNegative() || Offset.getZExtValue() % 8)
+    return -1;
+  return int(Offset.getZExtValue() / 8);
+}
+
 /// The group's local size. A dimension that reqd_work_group_size sets to 1
 /// is the constant 1 (a launch must use that size, and a group of one
 /// work-item cannot be a smaller last group): its loop folds away.

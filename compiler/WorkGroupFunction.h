@@ -56,6 +56,12 @@ beginWorkGroupFunction(llvm::Module &M, llvm::Function &Kernel,
                        const std::string &Name, llvm::IRBuilder<> &B,
                        llvm::SmallVectorImpl<llvm::Value *> &CallArgs);
 
+/// The index i when \p V is a kernel argument's value in a work-group
+/// function whose first parameter is \p Args, `load (load (Args + 8 * i))`
+/// (beginWorkGroupFunction); -1 otherwise.
+int argumentIndex(const llvm::Value *V, const llvm::Argument *Args,
+                  const llvm::DataLayout &DL);
+
 /// The group's local sizes from \p Ctx (constant 1
 /// where \p K's reqd_work_group_size says 1).
 void loadLocalSize(llvm::IRBuilder<> &B, llvm::Value *Ctx, llvm::Value *Size[3],

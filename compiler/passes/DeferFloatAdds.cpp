@@ -46,6 +46,7 @@
 // regions or fibers are left alone.
 
 #include "compiler/passes/DeferFloatAdds.h"
+#include "compiler/WorkGroupFunction.h"
 
 #include <llvm/ADT/SmallBitVector.h>
 #include <llvm/Analysis/AliasAnalysis.h>
@@ -72,24 +73,6 @@ namespace clcpu::compiler {
 
 namespace {
 
-/// The index i when \p V is a kernel argument's value in a work-group
-/// function, `load (load (Args + 8 * i))`; -1 otherwise.
-int argumentSlot(const Value *V, const Argument *Args, const DataLayout &DL) {
-  const auto *L = dyn_cast<LoadInst>(V);
-  if (!L)
-    return -1;
-  const auto *Slot = dyn_cast<LoadInst>(L->getPointerOperand());
-  if (!Slot)
-    return -1;
-  APInt Offset(64, 0);
-  const Value *Base =
-      Slot->getPointerOperand()->stripAndAccumulateConstantOffsets(
-          DL, Offset, /*AllowNonInbounds=*/true);
-  if (Base != Args || Offset.isNegative() || Offset.getZExtValue() % 8)
-    return -1;
-  return int(Offset.getZExtValue() / 8);
-}
-
 /// fadd or fsub of float or double.
 bool floatAdd(const AtomicRMWInst &A) {
   Type *T = A.getValOperand()->getType();
@@ -110,7 +93,7 @@ bool deferrable(const AtomicRMWInst &A, const SmallBitVector &GlobalArgs,
   if (A.getOrdering() != AtomicOrdering::Monotonic || !A.use_empty())
     return false;
   int Slot =
-      argumentSlot(getUnderlyingObject(A.getPointerOperand(), 0), Args, DL);
+      argumentIndex(getUnderlyingObject(A.getPointerOperand(), 0), Args, DL);
   return Slot >= 0 && unsigned(Slot) < GlobalArgs.size() &&
          GlobalArgs.test(unsigned(Slot));
 }

@@ -57,6 +57,7 @@
 
 #include "compiler/passes/NonTemporalStores.h"
 #include "compiler/ContextFields.h"
+#include "compiler/WorkGroupFunction.h"
 
 #include <llvm/ADT/MapVector.h>
 #include <llvm/ADT/STLExtras.h>
@@ -161,25 +162,6 @@ uint64_t streamingStoreMinBytes() {
 }
 
 namespace {
-
-/// The index i when \p V is a kernel argument's value in a work-group
-/// function, `load (load (Args + 8 * i))` (compiler/WorkGroupFunction.cpp);
-/// -1 otherwise.
-int argumentIndex(const Value *V, const Argument *Args, const DataLayout &DL) {
-  const auto *L = dyn_cast<LoadInst>(V);
-  if (!L)
-    return -1;
-  const auto *Slot = dyn_cast<LoadInst>(L->getPointerOperand());
-  if (!Slot)
-    return -1;
-  APInt Offset(64, 0);
-  const Value *Base =
-      Slot->getPointerOperand()->stripAndAccumulateConstantOffsets(
-          DL, Offset, /*AllowNonInbounds=*/true);
-  if (Base != Args || Offset.isNegative() || Offset.getZExtValue() % 8)
-    return -1;
-  return int(Offset.getZExtValue() / 8);
-}
 
 /// Whether memory reached through \p Base is only ever written (by plain
 /// or masked stores) in its function and the functions of this module it
