@@ -270,11 +270,15 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &Ctx,
   // (where -I directories and #include paths of the application live).
   llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> Resource(
       new llvm::vfs::InMemoryFileSystem);
+  // The lexer reads a file's buffer up to its NUL: the embedded copy has
+  // one after its last byte (builtins/Embed.cpp.in); without it, a header
+  // whose size is a multiple of 8 would be followed by its size's bytes,
+  // and Clang would lex past its end.
   Resource->addFile(
       ResourceDir + "/include/opencl-c-base.h", 0,
       llvm::MemoryBuffer::getMemBuffer(
           llvm::StringRef(clcpu_opencl_c_base_h, clcpu_opencl_c_base_h_size),
-          "opencl-c-base.h", /*RequiresNullTerminator=*/false));
+          "opencl-c-base.h", /*RequiresNullTerminator=*/true));
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> Files(
       new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
   Files->pushOverlay(Resource);

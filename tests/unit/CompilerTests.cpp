@@ -17,6 +17,7 @@
 #include <regex>
 #include <spawn.h>
 #include <sstream>
+#include <string_view>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -49,6 +50,20 @@ kernel void vadd(global const float *a, global const float *b,
 )";
 
 } // namespace
+
+// The header the frontend serves from memory (builtins/Embed.cpp.in).
+extern "C" const char clcpu_opencl_c_base_h[];
+extern "C" const unsigned long long clcpu_opencl_c_base_h_size;
+
+TEST_CASE("5.8.2 clBuildProgram: the header the frontend embeds ends with a "
+          "NUL past its size, where Clang's lexer stops (a header of a "
+          "multiple of 8 bytes would be followed by its size, and Clang "
+          "would lex past its end)",
+          "[compiler]") {
+  std::string_view Base(clcpu_opencl_c_base_h, clcpu_opencl_c_base_h_size);
+  CHECK(Base.find("_OPENCL_BASE_H_") != std::string_view::npos);
+  CHECK(clcpu_opencl_c_base_h[clcpu_opencl_c_base_h_size] == '\0');
+}
 
 TEST_CASE("5.8.6: build options are parsed and checked", "[compiler]") {
   Options O;
