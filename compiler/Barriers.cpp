@@ -130,19 +130,19 @@ std::optional<uint32_t> collectiveKind(StringRef Name) {
       {"work_group_all", CollAll},
       {"work_group_any", CollAny},
       {"work_group_broadcast", CollBroadcast},
-      {"work_group_reduce_add", CollReduceAdd},
-      {"work_group_reduce_min", CollReduceMin},
-      {"work_group_reduce_max", CollReduceMax},
-      {"work_group_scan_inclusive_add", CollScanInclusiveAdd},
-      {"work_group_scan_inclusive_min", CollScanInclusiveMin},
-      {"work_group_scan_inclusive_max", CollScanInclusiveMax},
-      {"work_group_scan_exclusive_add", CollScanExclusiveAdd},
-      {"work_group_scan_exclusive_min", CollScanExclusiveMin},
-      {"work_group_scan_exclusive_max", CollScanExclusiveMax},
   };
   for (auto [N, K] : Kinds)
     if (Name == N)
       return K * 16 + Scope;
+  // work_group_reduce_<op> and work_group_scan_{in,ex}clusive_<op>: add,
+  // min and max (OpenCL C 2.0, and cl_khr_subgroups' sub_group_* forms),
+  // and at work-group scope cl_khr_work_group_uniform_arithmetic's mul,
+  // and, or, xor and logical_and/or/xor, whose sub-group forms are only
+  // the non-uniform and clustered ones above.
+  if (StringRef Op = Name; Op.consume_front("work_group_"))
+    if (std::optional<uint32_t> K = arithmeticKind(Op);
+        K && (!Scope || *K <= CollScanExclusiveMax))
+      return *K * 16 + Scope;
   static const std::pair<const char *, CollectiveKind> Shuffles[] = {
       {"work_group_shuffle", CollShuffle},
       {"work_group_shuffle_xor", CollShuffleXor},

@@ -23,9 +23,13 @@
 #include <cpuid.h>
 #include <string_view>
 
-// Clang's opencl-c-base.h, embedded at build time (builtins/Embed.cpp.in).
+// Clang's opencl-c-base.h and clcpu's declarations of the builtins Clang 19
+// lacks (builtins/opencl-c-clcpu.h), embedded at build time
+// (builtins/Embed.cpp.in).
 extern "C" const char clcpu_opencl_c_base_h[];
 extern "C" const unsigned long long clcpu_opencl_c_base_h_size;
+extern "C" const char clcpu_opencl_c_clcpu_h[];
+extern "C" const unsigned long long clcpu_opencl_c_clcpu_h_size;
 
 namespace clcpu::compiler {
 
@@ -202,9 +206,10 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &Ctx,
   static const std::string VirtualDir = "/clcpu-program/";
   static const std::string InputName = VirtualDir + "input.cl";
   // Clang's resource directory, of which a program's compilation reads one
-  // header (opencl-c-base.h, through -finclude-default-header): served from
-  // the copy embedded in the driver, so that it needs no Clang development
-  // package where it is installed.
+  // header (opencl-c-base.h, through -finclude-default-header), plus
+  // clcpu's opencl-c-clcpu.h: served from the copies embedded in the
+  // driver, so that it needs no Clang development package where it is
+  // installed.
   static const std::string ResourceDir = "/clcpu-clang-resource";
   std::vector<std::string> Args = {"-triple",
                                    llvm::sys::getDefaultTargetTriple(),
@@ -215,11 +220,18 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &Ctx,
   }
   // Clang's driver adds both: the header's base declarations plus the
   // TableGen'd builtin declarations (fast, same mangled names as opencl-c.h).
+  // Neither declares the builtins of some extensions the device reports
+  // (cl_khr_work_group_uniform_arithmetic): builtins/opencl-c-clcpu.h does,
+  // included after opencl-c-base.h (-include comes after the default
+  // header) by its absolute path in the resource directory, so that no
+  // file of the application's include paths or working directory can
+  // stand in for it.
   Args.insert(Args.end(),
               {"-x", "cl", "-cl-std=" + Opts.ClStd, "-finclude-default-header",
                "-fdeclare-opencl-builtins", "-O2", "-disable-llvm-passes",
                "-resource-dir", ResourceDir, "-internal-isystem",
-               ResourceDir + "/include"});
+               ResourceDir + "/include", "-include",
+               ResourceDir + "/include/opencl-c-clcpu.h"});
   // OpenCL C 6.12 (preprocessor macros): "__OPENCL_VERSION__ substitutes an
   // integer reflecting the version number of the OpenCL supported by the
   // OpenCL device": CL_DEVICE_VERSION is "OpenCL 3.0 ...". Clang leaves it
@@ -270,15 +282,20 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &Ctx,
   // (where -I directories and #include paths of the application live).
   llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> Resource(
       new llvm::vfs::InMemoryFileSystem);
-  // The lexer reads a file's buffer up to its NUL: the embedded copy has
-  // one after its last byte (builtins/Embed.cpp.in); without it, a header
-  // whose size is a multiple of 8 would be followed by its size's bytes,
-  // and Clang would lex past its end.
+  // The lexer reads a file's buffer up to its NUL: the embedded copies
+  // have one after their last byte (builtins/Embed.cpp.in); without it, a
+  // header whose size is a multiple of 8 would be followed by its size's
+  // bytes, and Clang would lex past its end.
   Resource->addFile(
       ResourceDir + "/include/opencl-c-base.h", 0,
       llvm::MemoryBuffer::getMemBuffer(
           llvm::StringRef(clcpu_opencl_c_base_h, clcpu_opencl_c_base_h_size),
           "opencl-c-base.h", /*RequiresNullTerminator=*/true));
+  Resource->addFile(
+      ResourceDir + "/include/opencl-c-clcpu.h", 0,
+      llvm::MemoryBuffer::getMemBuffer(
+          llvm::StringRef(clcpu_opencl_c_clcpu_h, clcpu_opencl_c_clcpu_h_size),
+          "opencl-c-clcpu.h", /*RequiresNullTerminator=*/true));
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> Files(
       new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
   Files->pushOverlay(Resource);

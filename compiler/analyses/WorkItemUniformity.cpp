@@ -28,11 +28,11 @@ namespace {
 /// computed (uniform): a fixpoint that starts from "all uniform" and marks
 /// divergent what depends on a local id, on a divergent address, a
 /// volatile or atomic access, an alloca, a call (other than a work-group
-/// reduction, broadcast, all or any), or, for a PHI, on which predecessor a
-/// divergent branch chose (the predecessors' terminators and their control
-/// dependences). Barriers are reached by all work-items or none (OpenCL C
-/// 6.13.8), so a loop around a barrier exits on a uniform condition and its
-/// counter stays uniform.
+/// reduction of any operation, broadcast, all or any), or, for a PHI, on which
+/// predecessor a divergent branch chose (the predecessors' terminators and
+/// their control dependences). Barriers are reached by all work-items or none
+/// (OpenCL C 6.13.8), so a loop around a barrier exits on a uniform condition
+/// and its counter stays uniform.
 DenseSet<const Value *> uniformInstructions(Function &R,
                                             ArrayRef<Value *> LocalIds) {
   PostDominatorTree PDT(R);
@@ -78,10 +78,17 @@ DenseSet<const Value *> uniformInstructions(Function &R,
       if (auto *CI = dyn_cast<CallInst>(&I)) {
         auto S = classifySyncCall(*CI);
         uint32_t Kind = S ? (S->Op % CollSubGroup) / 16 : 0;
+        // Every work-group reduction gives the whole group one result: add,
+        // min and max, and cl_khr_work_group_uniform_arithmetic's mul,
+        // and, or, xor and logical ones (a loop that runs while
+        // work_group_reduce_logical_or(changed) exits uniformly).
+        CollCombine C;
+        CollMode M;
+        bool Reduction =
+            collectiveArithmetic(Kind, C, M) && M == CollMode::Reduce;
         D = !S || S->Kind != SyncCall::Collective || (S->Op & CollSubGroup) ||
             !(Kind == CollAll || Kind == CollAny || Kind == CollBroadcast ||
-              Kind == CollReduceAdd || Kind == CollReduceMin ||
-              Kind == CollReduceMax);
+              Reduction);
         if (!D && Kind == CollBroadcast)
           for (unsigned A = 1; A < CI->arg_size(); ++A)
             D |= Div(CI->getArgOperand(A));

@@ -4,7 +4,9 @@
 Asks the device (through the ICD loader) for its extensions and OpenCL C
 features, declares the builtins Clang's opencl-c.h declares for exactly
 those macros (the same set -fdeclare-opencl-builtins declares when a
-program is built; OpenCL C 3.0), and checks that the builtin library
+program is built; OpenCL C 3.0), plus those of the headers given with
+--include (builtins/opencl-c-clcpu.h, which the frontend includes into
+every program after Clang's), and checks that the builtin library
 (each ISA variant) defines every one of them, except the functions the
 compiler itself lowers (work-item functions, barriers and fences,
 work-group and sub-group collectives, printf, address-space queries).
@@ -13,7 +15,8 @@ A builtin declared but not defined fails a program's build at the first
 call (the JIT cannot resolve it); this test names them before a program
 does.
 
-usage: check_complete.py CLANG LLVM_NM RESOURCE_DIR LIBRARY.bc...
+usage: check_complete.py CLANG LLVM_NM RESOURCE_DIR [--include HEADER]...
+                         LIBRARY.bc...
 """
 import ctypes
 import json
@@ -73,14 +76,17 @@ def device_macros():
     sys.exit("no clcpu platform (is OCL_ICD_VENDORS set?)")
 
 
-def declared(clang, resource, macros):
-    """Mangled names of opencl-c.h's functions for exactly these macros."""
+def declared(clang, resource, macros, includes):
+    """Mangled names of the functions opencl-c.h and the headers in
+    includes declare for exactly these macros."""
     with tempfile.NamedTemporaryFile(suffix=".cl") as src:
         args = [clang, "-cc1", "-triple", "x86_64-unknown-linux-gnu",
                 "-x", "cl", "-cl-std=CL3.0", "-finclude-default-header",
                 "-resource-dir", resource, "-internal-isystem",
                 resource + "/include", "-cl-ext=-all",
                 "-ast-dump=json", "-ast-dump-filter", "", src.name]
+        for h in includes:
+            args[-1:-1] = ["-include", h]
         # Known to Clang: enabled options (they gate types such as half);
         # every name also a macro (opencl-c.h tests the macros). The image
         # types, which opencl-c.h uses in declarations it does not gate on
@@ -120,9 +126,16 @@ def defined(llvm_nm, library):
 
 
 def main():
-    clang, llvm_nm, resource, *libraries = sys.argv[1:]
+    clang, llvm_nm, resource, *rest = sys.argv[1:]
+    includes, libraries = [], []
+    while rest:
+        arg = rest.pop(0)
+        if arg == "--include":
+            includes.append(rest.pop(0))
+        else:
+            libraries.append(arg)
     macros = device_macros()
-    names = declared(clang, resource, macros)
+    names = declared(clang, resource, macros, includes)
     wanted = {m for m, n in names.items()
               if not n.startswith(COMPILER_LOWERED)
               and "ocl_image" not in m and "ocl_sampler" not in m}

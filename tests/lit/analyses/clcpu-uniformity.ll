@@ -5,7 +5,9 @@
 ; broadcast, all or any, and a PHI whose predecessors a divergent branch
 ; chose. Uniform: constants, kernel arguments, the context, arithmetic on
 ; uniform values, a plain load of a uniform address, a work-group
-; reduction, and a PHI after a uniform branch. A function without local id
+; reduction of any operation (cl_khr_work_group_uniform_arithmetic's mul
+; and logical or too; a scan is divergent), and a PHI after a uniform
+; branch. A function without local id
 ; parameters is not a body: everything in it is uniform.
 ; RUN: %clcpu-opt -mtriple=x86_64-unknown-linux-gnu -mcpu=x86-64-v3 \
 ; RUN:   -passes='print<clcpu-uniformity>' -disable-output %s 2>&1 \
@@ -13,6 +15,9 @@
 
 declare i32 @_Z21work_group_reduce_addi(i32)
 declare i32 @_Z20sub_group_reduce_addi(i32)
+declare i32 @_Z21work_group_reduce_muli(i32)
+declare i32 @_Z28work_group_reduce_logical_ori(i32)
+declare i32 @_Z29work_group_scan_inclusive_xori(i32)
 
 ; CHECK-LABEL: clcpu-uniformity of body:
 ; CHECK-NEXT: uniform: %n2 = mul i32 %n, 2
@@ -24,6 +29,9 @@ declare i32 @_Z20sub_group_reduce_addi(i32)
 ; CHECK-NEXT: divergent: %d = load i32, ptr %p.d
 ; CHECK-NEXT: uniform: %wg = call i32 @_Z21work_group_reduce_addi(i32 %d)
 ; CHECK-NEXT: divergent: %sg = call i32 @_Z20sub_group_reduce_addi(i32 %u)
+; CHECK-NEXT: uniform: %wgm = call i32 @_Z21work_group_reduce_muli(i32 %d)
+; CHECK-NEXT: uniform: %wgl = call i32 @_Z28work_group_reduce_logical_ori(i32 %d)
+; CHECK-NEXT: divergent: %wgs = call i32 @_Z29work_group_scan_inclusive_xori(i32 %u)
 ; CHECK-NEXT: divergent: %priv = alloca i32
 ; CHECK-NEXT: uniform: %c.u = icmp sgt i32 %n, 0
 ; CHECK-NEXT: uniform: %after.u = phi i32 [ 1, %entry ], [ 2, %uthen ]
@@ -41,6 +49,9 @@ entry:
   %d = load i32, ptr %p.d
   %wg = call i32 @_Z21work_group_reduce_addi(i32 %d)
   %sg = call i32 @_Z20sub_group_reduce_addi(i32 %u)
+  %wgm = call i32 @_Z21work_group_reduce_muli(i32 %d)
+  %wgl = call i32 @_Z28work_group_reduce_logical_ori(i32 %d)
+  %wgs = call i32 @_Z29work_group_scan_inclusive_xori(i32 %u)
   %priv = alloca i32
   store i32 %v, ptr %priv
   %c.u = icmp sgt i32 %n, 0
@@ -63,6 +74,9 @@ djoin:
   store i32 %sum, ptr %out
   store i32 %wg, ptr %out
   store i32 %sg, ptr %out
+  store i32 %wgm, ptr %out
+  store i32 %wgl, ptr %out
+  store i32 %wgs, ptr %out
   ret void
 }
 
