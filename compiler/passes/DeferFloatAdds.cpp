@@ -192,9 +192,8 @@ PreservedAnalyses DeferFloatAddsPass::run(Function &F,
     FunctionCallee FC = M.getOrInsertFunction(
         Name, FunctionType::get(Type::getVoidTy(C), {Ptr, T}, false));
     if (auto *Fn = dyn_cast<Function>(FC.getCallee())) {
-      // It touches only the thread's queue and, when it applies the
-      // queue, the bins themselves: memory this function no longer
-      // accesses otherwise.
+      // It returns and throws nothing (scheduler/DeferredAdds.cpp); no
+      // memory attribute: when its queue fills it writes the bins.
       Fn->addFnAttr(Attribute::NoUnwind);
       Fn->addFnAttr(Attribute::WillReturn);
     }
