@@ -136,16 +136,16 @@ struct Participant {
     bool Large = !J.PerWorkItem && J.StackBytes &&
                  static_cast<size_t>(&Here - static_cast<char *>(C.PrivateLo)) <
                      J.StackBytes;
-    // Work-group functions may leave non-temporal stores in flight
-    // (compiler/passes/NonTemporalStores.cpp), which no release orders: one
-    // sfence per thread and share of the launch makes them visible before this
-    // thread's part is reported done.
     // Relaxed float atomic adds this thread queued
     // (compiler/passes/DeferFloatAdds.cpp, scheduler/DeferredAdds.cpp) are
     // applied before this thread's part is reported done, however it ends.
     struct ApplyAdds {
       ~ApplyAdds() { flushDeferredAdds(); }
     } Adds;
+    // Work-group functions may leave non-temporal stores in flight
+    // (compiler/passes/NonTemporalStores.cpp), which no release orders: one
+    // sfence per thread and share of the launch makes them visible before this
+    // thread's part is reported done.
     struct StreamFence {
       ~StreamFence() {
 #if defined(__x86_64__) || defined(__i386__)
