@@ -97,6 +97,9 @@ struct Lcg {
 struct Platform {
   std::string Label; // "A" or "B"
   std::string Query; // substring asked for
+  /// Appended to every program's build options (--check-bounds: B builds
+  /// in the bounds-check mode).
+  std::string ExtraOptions;
   std::string Name, Version, Device;
   cl_platform_id Id = nullptr;
   cl_device_id Dev = nullptr;
@@ -477,7 +480,8 @@ protected:
     cl_int Err = CL_SUCCESS;
     cl_program Pr = clCreateProgramWithSource(P.Ctx, 1, &S, nullptr, &Err);
     check(Err, "clCreateProgramWithSource");
-    Err = clBuildProgram(Pr, 1, &P.Dev, Options.c_str(), nullptr, nullptr);
+    std::string All = Options + P.ExtraOptions;
+    Err = clBuildProgram(Pr, 1, &P.Dev, All.c_str(), nullptr, nullptr);
     if (Err != CL_SUCCESS) {
       size_t Size = 0;
       clGetProgramBuildInfo(Pr, P.Dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &Size);
@@ -2481,12 +2485,19 @@ const char *const ScalingRows[] = {
     "copy",    "vadd",          "saxpy", "barrier_stress",
     "scan_wg", "scan_lookback", "nbody", "sgemm_tiled"};
 
+/// The rows --check-bounds runs unless --only names others: streaming,
+/// compute and scan kernels.
+const char *const CheckedRows[] = {"copy",       "vadd",          "saxpy",
+                                   "scan_wg",    "scan_lookback", "nbody",
+                                   "sgemm_tiled"};
+
 void usage() {
   std::fprintf(
       stderr,
       "usage: clcpu_bench [--a NAME] [--b NAME|none] [--reps N] [--quick]\n"
       "                   [--only LIST] [--threads COUNTS] [--json FILE] "
       "[--list] [--tries]\n"
+      "                   [--check-bounds]\n"
       "  NAME: substring of the platform name (A: clcpu, B: Portable "
       "Computing Language)\n"
       "  LIST: comma-separated benchmark names (see --list)\n"
@@ -2504,6 +2515,10 @@ void usage() {
       "           %%copy against the host copy with N threads\n"
       "  --json FILE: write the results (with --threads, a \"scaling\" "
       "array)\n"
+      "  --check-bounds: B is A again, its programs built with\n"
+      "           -fclcpu-check-bounds (docs/DEBUGGING.md); rows copy, vadd,\n"
+      "           saxpy, nbody, sgemm_tiled, scan_wg, scan_lookback unless\n"
+      "           --only names others\n"
       "  --tries: print every configuration the scans try and every\n"
       "           repetition's time (stderr)\n"
       "  Without --quick, the streaming and scan arrays are 4 x the "
@@ -2634,7 +2649,7 @@ int main(int Argc, char **Argv) {
   std::string QA = "clcpu", QB = "Portable Computing Language", Json, Only,
               ThreadList;
   int Reps = 5;
-  bool Quick = false, List = false;
+  bool Quick = false, List = false, CheckBounds = false;
   for (int I = 1; I < Argc; ++I) {
     std::string Arg = Argv[I];
     auto Next = [&]() -> std::string {
@@ -2662,6 +2677,8 @@ int main(int Argc, char **Argv) {
       List = true;
     else if (Arg == "--tries")
       ShowTries = true;
+    else if (Arg == "--check-bounds")
+      CheckBounds = true;
     else {
       usage();
       return 2;
@@ -2703,11 +2720,18 @@ int main(int Argc, char **Argv) {
       }
     if (Want.empty() && Scaling)
       Want.assign(std::begin(ScalingRows), std::end(ScalingRows));
+    if (Want.empty() && CheckBounds)
+      Want.assign(std::begin(CheckedRows), std::end(CheckedRows));
   }
 
   Platform PA, PB;
   PA.Label = "A", PA.Query = QA;
   PB.Label = "B", PB.Query = QB;
+  if (CheckBounds) {
+    // The checked mode against the same driver unchecked, interleaved.
+    PB.Query = QA;
+    PB.ExtraOptions = " -fclcpu-check-bounds";
+  }
   std::vector<Platform *> Ps{&PA};
   if (QB != "none")
     Ps.push_back(&PB);
@@ -2749,9 +2773,12 @@ int main(int Argc, char **Argv) {
       "interleaved), medians%s\n",
       cpuModel().c_str(), Threads, Reps, Quick ? "; --quick sizes" : "");
   for (Platform *P : Ps)
-    std::printf("  %s = %s (%s; %s)%s\n", P->Label.c_str(), P->Name.c_str(),
+    std::printf("  %s = %s (%s; %s)%s%s\n", P->Label.c_str(), P->Name.c_str(),
                 P->Version.c_str(), P->Device.c_str(),
-                P->Collectives ? "" : " [no work-group collectives]");
+                P->Collectives ? "" : " [no work-group collectives]",
+                P->ExtraOptions.empty()
+                    ? ""
+                    : (", build options +" + P->ExtraOptions).c_str());
   // The header's host copy: 256 MiB, or 4 x the last-level cache if more,
   // in two buffers of at most 1/8 of memory.
   size_t CopyBytes = size_t(8) << 20;

@@ -38,7 +38,7 @@ namespace clcpu::compiler {
 /// 5: the WorkGroupContext fields were reordered (the launch's fields
 /// first, compiler/WorkGroupContext.def), and an executable's bitcode
 /// embeds their word indices.
-inline constexpr uint32_t BinaryFormatVersion = 5;
+inline constexpr uint32_t BinaryFormatVersion = 6;
 
 struct BinaryContents {
   cl_program_binary_type Type = CL_PROGRAM_BINARY_TYPE_NONE;

@@ -87,12 +87,16 @@ bool parseOptions(const std::string &Text, Options &Out, std::string &Error) {
     } else if (T == "-clcpu-force-fibers") {
       // clcpu's own: barriers on fibers, not regions (tests, benchmarks).
       Out.ForceFibers = true;
+    } else if (T == "-fclcpu-check-bounds") {
+      // clcpu's own: the bounds-check mode (docs/DEBUGGING.md).
+      Out.CheckBounds = true;
     } else if (T == "-cl-denorms-are-zero") {
       // What Clang's driver turns it into: single-precision denormals may be
       // flushed to zero (the code generator may then use DAZ/FTZ forms).
       Out.ClangArgs.push_back("-fdenormal-fp-math-f32=preserve-sign");
     } else if (T == "-g") {
       // Debug information (line tables and variables) in the JIT'd code.
+      Out.Debug = true;
       Out.ClangArgs.push_back("-debug-info-kind=limited");
       Out.ClangArgs.push_back("-dwarf-version=5");
     } else if (PassThrough.count(T)) {

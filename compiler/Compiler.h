@@ -72,6 +72,9 @@ struct KernelInfo {
   /// -cl-uniform-work-group-size).
   bool UniformWorkGroupSize = true;
   WorkGroupFn Fn = nullptr;
+  /// Built in the bounds-check mode: the descriptions of its check sites,
+  /// ending with null (compiler/passes/CheckBounds.h); null otherwise.
+  const char *const *CheckSites = nullptr;
   /// Bytes of stack Fn's own frame takes, as the code generator laid it out
   /// (the object's .stack_sizes): the private arrays plus spills and
   /// copies. What a thread or fiber running Fn must have left.
@@ -84,6 +87,14 @@ struct Options {
   std::string ClStd = "CL1.2";
   bool KernelArgInfo = false;
   bool OptDisable = false;
+  /// -fclcpu-check-bounds (clcpu's own; CLCPU_CHECK_BOUNDS=1 adds it):
+  /// every memory access checked (compiler/passes/CheckBounds.cpp).
+  bool CheckBounds = false;
+  /// -g: DWARF for debuggers (compiler/passes/WorkGroupDebugInfo.cpp).
+  bool Debug = false;
+  /// -g: the real directory holding copies of the source and its headers,
+  /// which the DWARF names instead of the virtual one (empty: none).
+  std::string DebugSourceDir;
   /// -cl-no-subgroup-ifp (compiler/passes/ProgressYields.cpp).
   bool NoSubgroupIfp = false;
   /// -clcpu-force-fibers (clcpu's own option): kernels with barriers run on
@@ -107,6 +118,12 @@ struct BuildSettings {
   /// Append the JIT-compiled functions to /tmp/perf-<pid>.map (and their
   /// code to /tmp/perf-<pid>-<address>.bin).
   bool PerfMap = false;
+  /// Every program in the bounds-check mode (CLCPU_CHECK_BOUNDS), as if
+  /// built with -fclcpu-check-bounds.
+  bool CheckBounds = false;
+  /// Where the sources of programs built with -g are copied, one directory
+  /// per source, so that a debugger can list them; empty: not copied.
+  std::string SourceDir;
   /// The driver's version, recorded in binaries and cache keys.
   std::string DriverVersion = "0";
 };
@@ -198,7 +215,8 @@ struct Header {
 /// CL_COMPILE_PROGRAM_FAILURE; diagnostics go to \p Log.
 cl_int compile(const std::string &Source, const std::string &OptionText,
                const std::vector<Header> &Headers, std::string &Log,
-               std::string &Object);
+               std::string &Object,
+               const BuildSettings &Settings = BuildSettings());
 
 /// clLinkProgram: compiled objects and libraries → an executable, or with
 /// -create-library (\p IsLibrary set) a library in \p Library.

@@ -13,15 +13,22 @@
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Lex/PreprocessorOptions.h>
+#include <llvm/ADT/SmallString.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Support/xxhash.h>
 #include <llvm/TargetParser/Host.h>
 
 #include <algorithm>
 #include <cpuid.h>
+#include <cstdio>
 #include <string_view>
+
+#include <unistd.h>
 
 // Clang's opencl-c-base.h and clcpu's declarations of the builtins Clang 19
 // lacks (builtins/opencl-c-clcpu.h), embedded at build time
@@ -196,14 +203,87 @@ void addExtensionArgs(const std::string &ClStd,
 }
 } // namespace
 
+namespace {
+// The source and the embedded headers live in one virtual directory, so
+// that #include "name" finds a header next to its includer.
+const std::string VirtualDir = "/clcpu-program/";
+
+/// Writes \p Text to \p Path unless the file already holds it; through a
+/// temporary file and a rename, so that a concurrent reader (another
+/// process building the same source, a debugger) never sees half of it.
+bool writeIfChanged(const std::string &Path, const std::string &Text) {
+  if (auto Old = llvm::MemoryBuffer::getFile(Path);
+      Old && (*Old)->getBuffer() == Text)
+    return true;
+  llvm::SmallString<256> Dir(Path);
+  llvm::sys::path::remove_filename(Dir);
+  if (llvm::sys::fs::create_directories(Dir))
+    return false;
+  std::string Temp = Path + ".tmp" + std::to_string(::getpid());
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Temp, EC);
+    if (EC)
+      return false;
+    OS << Text;
+    OS.close();
+    if (OS.has_error()) {
+      OS.clear_error();
+      llvm::sys::fs::remove(Temp);
+      return false;
+    }
+  }
+  if (llvm::sys::fs::rename(Temp, Path)) {
+    llvm::sys::fs::remove(Temp);
+    return false;
+  }
+  return true;
+}
+
+/// Whether header name \p Name stays inside the directory it is written to
+/// (relative, no `..` component).
+bool containedName(llvm::StringRef Name) {
+  if (Name.empty() || llvm::sys::path::is_absolute(Name))
+    return false;
+  for (auto I = llvm::sys::path::begin(Name), E = llvm::sys::path::end(Name);
+       I != E; ++I)
+    if (*I == "..")
+      return false;
+  return true;
+}
+} // namespace
+
+std::string writeDebugSources(const std::string &Root,
+                              const std::string &Source,
+                              const std::vector<Header> &Headers,
+                              std::string &Log) {
+  // Each part preceded by its length: no two inputs hash alike by
+  // shifting bytes between parts.
+  std::string All = std::to_string(Source.size()) + ":" + Source;
+  for (const Header &H : Headers)
+    All += std::to_string(H.Name.size()) + ":" + H.Name +
+           std::to_string(H.Source.size()) + ":" + H.Source;
+  char Hash[20];
+  std::snprintf(Hash, sizeof Hash, "%016llx",
+                static_cast<unsigned long long>(llvm::xxh3_64bits(All)));
+  std::string Dir = Root + "/" + Hash;
+  bool Ok = writeIfChanged(Dir + "/input.cl", Source);
+  for (const Header &H : Headers)
+    if (containedName(H.Name))
+      Ok &= writeIfChanged(Dir + "/" + H.Name, H.Source);
+  if (!Ok) {
+    Log += "warning: -g: the source cannot be copied to " + Dir +
+           " for debuggers; they will show no source lines\n";
+    return "";
+  }
+  return Dir;
+}
+
 std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &Ctx,
                                             const std::string &Source,
                                             const Options &Opts,
                                             const std::vector<Header> &Headers,
                                             std::string &Log) {
-  // The source and the embedded headers live in one virtual directory, so
-  // that #include "name" finds a header next to its includer.
-  static const std::string VirtualDir = "/clcpu-program/";
   static const std::string InputName = VirtualDir + "input.cl";
   // Clang's resource directory, of which a program's compilation reads one
   // header (opencl-c-base.h, through -finclude-default-header), plus
@@ -239,6 +319,12 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &Ctx,
   Args.push_back("-D__OPENCL_VERSION__=300");
   addExtensionArgs(Opts.ClStd, Args);
   Args.insert(Args.end(), Opts.ClangArgs.begin(), Opts.ClangArgs.end());
+  // -g: the DWARF names the copies a debugger can read, not the virtual
+  // directory (writeDebugSources).
+  if (!Opts.DebugSourceDir.empty())
+    Args.push_back(
+        "-fdebug-prefix-map=" + VirtualDir.substr(0, VirtualDir.size() - 1) +
+        "=" + Opts.DebugSourceDir);
   Args.push_back(InputName);
 
   std::vector<const char *> ArgPtrs;

@@ -26,6 +26,16 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &Ctx,
                                             const std::vector<Header> &Headers,
                                             std::string &Log);
 
+/// -g: copies \p Source (as input.cl) and \p Headers into a directory of
+/// \p Root named by a hash of their contents, where the DWARF of the
+/// program will name them, so that a debugger lists the kernel's lines.
+/// Returns that directory, or "" (with a warning in \p Log) if it cannot
+/// be written.
+std::string writeDebugSources(const std::string &Root,
+                              const std::string &Source,
+                              const std::vector<Header> &Headers,
+                              std::string &Log);
+
 } // namespace clcpu::compiler
 
 #endif

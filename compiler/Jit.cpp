@@ -6,16 +6,20 @@
 #include "compiler/LinkBuiltins.h"
 #include "compiler/Pipeline.h"
 #include "compiler/Printf.h"
+#include "compiler/passes/CheckBounds.h"
 #include "compiler/passes/DeferFloatAdds.h"
 #include "scheduler/DeferredAdds.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/Config/llvm-config.h>
+#include <llvm/ExecutionEngine/Orc/DebugObjectManagerPlugin.h>
+#include <llvm/ExecutionEngine/Orc/EPCDebugObjectRegistrar.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
+#include <llvm/ExecutionEngine/Orc/TargetProcess/JITLoaderGDB.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
@@ -92,13 +96,16 @@ cl_int lowerModule(Module &M, const Options &Opts, std::string &Log,
 cl_int frontEnd(LLVMContext &Ctx, const std::string &Source,
                 const std::string &OptionText, const std::vector<Header> &Hs,
                 std::string &Log, Options &Opts, std::unique_ptr<Module> &M,
-                cl_int BadOptions, cl_int FailCode) {
+                cl_int BadOptions, cl_int FailCode,
+                const std::string &SourceDir = "") {
   initTargets();
   std::string OptErr;
   if (!parseOptions(OptionText, Opts, OptErr)) {
     Log += "error: " + OptErr + "\n";
     return BadOptions;
   }
+  if (Opts.Debug && !SourceDir.empty())
+    Opts.DebugSourceDir = writeDebugSources(SourceDir, Source, Hs, Log);
   M = compileSource(Ctx, Source, Opts, Hs, Log);
   return M ? CL_SUCCESS : FailCode;
 }
@@ -316,6 +323,24 @@ StringMap<uint64_t> frameSizes(StringRef ObjectCode) {
   return Out;
 }
 
+/// Whether \p ObjectCode carries DWARF (the program was built with -g).
+bool hasDebugInfo(StringRef ObjectCode) {
+  auto Obj = object::ObjectFile::createObjectFile(
+      MemoryBufferRef(ObjectCode, "program.o"));
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return false;
+  }
+  for (const object::SectionRef &Sec : (*Obj)->sections()) {
+    auto Name = Sec.getName();
+    if (Name && *Name == ".debug_info")
+      return true;
+    if (!Name)
+      consumeError(Name.takeError());
+  }
+  return false;
+}
+
 /// Links \p P.ObjectCode into a new LLJIT and resolves every kernel's
 /// work-group function.
 cl_int jitObject(CompiledProgram &P, orc::JITTargetMachineBuilder &JTMB,
@@ -355,6 +380,26 @@ cl_int jitObject(CompiledProgram &P, orc::JITTargetMachineBuilder &JTMB,
     if (auto *OLL =
             dyn_cast<orc::ObjectLinkingLayer>(&(*J)->getObjLinkingLayer()))
       OLL->addPlugin(std::make_unique<PerfMapPlugin>());
+  // -g: the object's DWARF goes to debuggers through the GDB JIT interface
+  // (__jit_debug_register_code, which gdb and lldb watch), so that a kernel
+  // can be stepped through by its OpenCL C source lines. Only then: the
+  // registration copies the object.
+  // -g: the object's DWARF goes to debuggers through the GDB JIT interface
+  // (__jit_debug_register_code, which gdb and lldb watch), so that a kernel
+  // can be stepped through by its OpenCL C source lines. Only then: the
+  // registration copies the object. The registration function is named by
+  // its address: orc::enableDebuggerSupport would look it up with dlsym,
+  // which does not see libLLVM when the ICD loader dlopen'ed the driver.
+  if (hasDebugInfo(P.ObjectCode))
+    if (auto *OLL =
+            dyn_cast<orc::ObjectLinkingLayer>(&(*J)->getObjLinkingLayer()))
+      OLL->addPlugin(std::make_unique<orc::DebugObjectManagerPlugin>(
+          (*J)->getExecutionSession(),
+          std::make_unique<orc::EPCDebugObjectRegistrar>(
+              (*J)->getExecutionSession(),
+              orc::ExecutorAddr::fromPtr(
+                  &llvm_orc_registerJITLoaderGDBWrapper)),
+          /*RequireDebugSections=*/true, /*AutoRegisterCode=*/true));
   // Sleef_* (the driver's own libsleef, loaded with the driver, possibly
   // outside the process's global symbol scope).
   if (const std::string &Sleef = sleefLibrary(); !Sleef.empty()) {
@@ -381,6 +426,12 @@ cl_int jitObject(CompiledProgram &P, orc::JITTargetMachineBuilder &JTMB,
       return FailCode;
     }
     K.Fn = Sym->toPtr<WorkGroupFn>();
+    // Built in the bounds-check mode: the table of its check sites
+    // (passes/CheckBounds.h).
+    if (auto Sites = (*J)->lookup(CheckSitesPrefix + K.Name))
+      K.CheckSites = Sites->toPtr<const char *const *>();
+    else
+      consumeError(Sites.takeError());
   }
   P.Jit = std::make_unique<JitSession>();
   P.Jit->J = std::move(*J);
@@ -529,9 +580,13 @@ cl_int loadCached(const std::string &Entry, const std::string &OptionText,
 }
 } // namespace
 
-cl_int build(const std::string &Source, const std::string &OptionText,
+cl_int build(const std::string &Source, const std::string &Requested,
              std::string &Log, std::unique_ptr<CompiledProgram> &Out,
              const BuildSettings &S) {
+  // CLCPU_CHECK_BOUNDS: as if the option were given, which also keys the
+  // cache entry apart from the unchecked build's.
+  const std::string OptionText =
+      S.CheckBounds ? Requested + " -fclcpu-check-bounds" : Requested;
   StageTimer Timer(S.LogTimes);
   initTargets();
   Options Opts;
@@ -540,6 +595,10 @@ cl_int build(const std::string &Source, const std::string &OptionText,
     Log += "error: " + OptErr + "\n";
     return CL_INVALID_BUILD_OPTIONS;
   }
+  // A cached executable names the copy of its source the first build wrote:
+  // written again in case it was removed.
+  if (Opts.Debug && !S.SourceDir.empty())
+    writeDebugSources(S.SourceDir, Source, {}, Log);
   std::string Key;
   if (!S.CacheDir.empty()) {
     Key = cache::key(Source, OptionText, S.DriverVersion);
@@ -566,7 +625,8 @@ cl_int build(const std::string &Source, const std::string &OptionText,
   auto Ctx = std::make_unique<LLVMContext>();
   std::unique_ptr<Module> M;
   if (cl_int Err = frontEnd(*Ctx, Source, OptionText, {}, Log, Opts, M,
-                            CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE))
+                            CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE,
+                            S.SourceDir))
     return Err;
   Timer.stage("frontend");
   cl_int Err = makeExecutable(std::move(Ctx), std::move(M), Opts, S, Tag, Timer,
@@ -588,13 +648,13 @@ cl_int build(const std::string &Source, const std::string &OptionText,
 
 cl_int compile(const std::string &Source, const std::string &OptionText,
                const std::vector<Header> &Headers, std::string &Log,
-               std::string &Object) {
+               std::string &Object, const BuildSettings &S) {
   LLVMContext Ctx;
   std::unique_ptr<Module> M;
   Options Opts;
-  if (cl_int Err =
-          frontEnd(Ctx, Source, OptionText, Headers, Log, Opts, M,
-                   CL_INVALID_COMPILER_OPTIONS, CL_COMPILE_PROGRAM_FAILURE))
+  if (cl_int Err = frontEnd(Ctx, Source, OptionText, Headers, Log, Opts, M,
+                            CL_INVALID_COMPILER_OPTIONS,
+                            CL_COMPILE_PROGRAM_FAILURE, S.SourceDir))
     return Err;
   Object = bitcodeOf(*M);
   return CL_SUCCESS;
@@ -648,7 +708,9 @@ cl_int link(const std::vector<std::string> &Objects,
     Library = bitcodeOf(*M);
     return CL_SUCCESS;
   }
-  return makeExecutable(std::move(Ctx), std::move(M), Options(), S,
+  Options Lowering;
+  Lowering.CheckBounds = S.CheckBounds;
+  return makeExecutable(std::move(Ctx), std::move(M), Lowering, S,
                         tagOf("", OptionText), Timer, Log, Out,
                         CL_LINK_PROGRAM_FAILURE);
 }

@@ -39,6 +39,7 @@
 #include "compiler/passes/SubGroupStepInline.h"
 #include "compiler/passes/UniformVectorPhis.h"
 #include "compiler/passes/VnniDotProduct.h"
+#include "compiler/passes/WorkGroupDebugInfo.h"
 #include "compiler/passes/WorkItemLoopCheck.h"
 
 #include <llvm/IR/DiagnosticHandler.h>
@@ -320,6 +321,9 @@ bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,
   }
   if (!Ok || !sizeGlobalVariables(M, Kernels, GlobalVarSize, Log))
     return false;
+  // -g: the kernels' source lines and variables in the functions they
+  // became.
+  WorkGroupDebugInfoPass().run(M, NoAnalyses);
 
   std::string VerifyMsg;
   raw_string_ostream VOS(VerifyMsg);

@@ -63,6 +63,10 @@ struct WorkGroupContext {
 /// The groups of one dimension of \p Global work-items in groups of
 /// \p Local (LaunchDescription::NumGroups): not (Global + Local - 1) /
 /// Local, which wraps for global sizes near SIZE_MAX.
+/// Words per array of WorkGroupContext::CheckReport: at least
+/// CL_DEVICE_MAX_WORK_GROUP_SIZE (runtime/Device.cpp checks).
+inline constexpr size_t CheckReportSlots = 4096;
+
 constexpr size_t groupsIn(size_t Global, size_t Local) {
   return Global / Local + (Global % Local != 0);
 }

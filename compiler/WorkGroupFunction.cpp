@@ -18,6 +18,7 @@
 #include "compiler/KernelBody.h"
 #include "compiler/WorkItemLoops.h"
 #include "compiler/analyses/SyncCalls.h"
+#include "compiler/passes/CheckBounds.h"
 #include "compiler/passes/DeferFloatAdds.h"
 #include "compiler/passes/LowerWorkGroupSync.h"
 #include "compiler/passes/PassRegistry.h"
@@ -25,6 +26,7 @@
 #include "compiler/passes/Reconvergence.h"
 #include "compiler/passes/VectorCollectives.h"
 #include "compiler/passes/WorkItemCalls.h"
+#include "compiler/passes/WorkItemDebugVariables.h"
 #include "compiler/regions/BarrierRegions.h"
 
 #include <llvm/ADT/SmallVector.h>
@@ -389,6 +391,9 @@ Function *cloneBody(Module &M, Function &F, const KernelInfo &K,
                       Type::getVoidTy(C), K.Name + ".body", Returns);
   Body->setCallingConv(CallingConv::C);
   Body->clearMetadata();
+  // The parameters' source names, for the bounds-check mode's reports.
+  for (unsigned I = 0; I < F.arg_size(); ++I)
+    Body->getArg(I)->setName(F.getArg(I)->getName());
   Body->removeFnAttr(Attribute::NoInline);
   Body->addFnAttr(Attribute::AlwaysInline);
   markBodyParams(*Body, F.arg_size());
@@ -403,6 +408,18 @@ Function *cloneBody(Module &M, Function &F, const KernelInfo &K,
   for (auto [G, Offset] : Locals) {
     convertUsersOfConstantsToInstructions({G}, Body);
     Value *Addr = B.CreateConstInBoundsGEP1_64(I8, Base, Offset);
+    // The bounds-check mode's object and extent (passes/CheckBounds.cpp).
+    if (auto *I = dyn_cast<Instruction>(Addr)) {
+      StringRef Name = G->getName();
+      Name.consume_front(K.Name + ".");
+      I->setMetadata(
+          LocalVariableMetadata,
+          MDNode::get(
+              C,
+              {ConstantAsMetadata::get(ConstantInt::get(
+                   I64, M.getDataLayout().getTypeAllocSize(G->getValueType()))),
+               MDString::get(C, Name)}));
+    }
     G->replaceUsesWithIf(Addr, [&](Use &U) {
       auto *I = dyn_cast<Instruction>(U.getUser());
       return I && I->getFunction() == Body;
@@ -442,9 +459,14 @@ bool formWorkGroupFunction(Module &M, Function &F,
     FAM.invalidate(*Body, PA);
     return !PA.areAllPreserved();
   };
+  // -g: the work-item's ids as variables a debugger prints.
+  Run(WorkItemDebugVariablesPass());
   // get_global_id and the other work-item functions as context loads and
   // local-id arithmetic, which every path vectorizes.
   Run(WorkItemCallsPass());
+  // -fclcpu-check-bounds: each access checked against its object's extent.
+  if (Opts.CheckBounds)
+    Run(CheckBoundsPass());
   // Vector broadcasts as scalar ones: the collectives compute on 64 bits,
   // and both paths then take them.
   Run(VectorCollectivesPass());

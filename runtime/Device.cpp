@@ -1,5 +1,6 @@
 #include "runtime/Device.h"
 #include "compiler/Compiler.h"
+#include "compiler/WorkGroupContext.h"
 #include "runtime/Config.h"
 #include "runtime/Error.h"
 #include "runtime/ExtensionEnums.h"
@@ -74,6 +75,8 @@ constexpr cl_device_affinity_domain AllDomains[] = {
     CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE};
 
 constexpr size_t MaxWorkGroupSize = 4096;
+// Every work-item of a group has a slot in the bounds-check report.
+static_assert(MaxWorkGroupSize <= CheckReportSlots);
 constexpr cl_uint MemBaseAddrAlignBits = 1024; // 128 bytes: one AVX-512 pair
 constexpr cl_ulong LocalMemSize = 64 * 1024;
 

@@ -4,6 +4,7 @@
 #include "runtime/Context.h"
 #include "runtime/Device.h"
 #include "runtime/Program.h"
+#include "runtime/Svm.h"
 #include "runtime/Topology.h"
 #include "scheduler/CommandMemory.h"
 #include "scheduler/Executor.h"
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -68,6 +70,9 @@ struct KernelLaunch {
   Vector<AlignedBlock> Blocks; // large by-value arguments
   Vector<void *> ArgPtrs;
   Vector<MemRef> Buffers;
+  /// The bounds-check mode's report: the kernel's context and its sites.
+  Context *Ctx = nullptr;
+  const compiler::KernelInfo *Info = nullptr;
   /// How long the last run took (ns; none yet: the maximum). Only a hint
   /// for the next run of the same launch (command-buffer replays).
   mutable std::atomic<uint64_t> LastNs{UINT64_MAX};
@@ -82,6 +87,41 @@ namespace {
 constexpr uint64_t SoloBelowNs = 5000;
 } // namespace
 
+namespace {
+/// Bounds-check mode: the report of \p F, a failed check of \p L, to stderr
+/// and the context's pfn_notify.
+void reportCheckFailure(const KernelLaunch &L, const CheckFailure &F) {
+  const compiler::KernelInfo &K = *L.Info;
+  const LaunchDescription &D = L.Job.Launch;
+  auto Triple = [](const size_t V[3]) {
+    return "(" + std::to_string(V[0]) + "," + std::to_string(V[1]) + "," +
+           std::to_string(V[2]) + ")";
+  };
+  size_t Global[3];
+  for (unsigned I = 0; I < 3; ++I)
+    Global[I] =
+        D.GlobalOffset[I] + F.Group[I] * D.EnqueuedLocalSize[I] + F.Local[I];
+  // The site's number indexes the kernel's table (compiler/passes/
+  // CheckBounds.h); a number past its end would be a compiler bug.
+  size_t Sites = 0;
+  while (K.CheckSites[Sites])
+    ++Sites;
+  std::string What = F.Site <= Sites ? K.CheckSites[F.Site - 1]
+                                     : "check " + std::to_string(F.Site);
+  std::string Msg = "kernel '" + K.Name + "', work-item " + Triple(Global) +
+                    " (local " + Triple(F.Local) + ", group " +
+                    Triple(F.Group) + "): " + What;
+  if (What.rfind("integer", 0) != 0)
+    Msg += ": offset " + std::to_string(static_cast<int64_t>(F.Offset)) +
+           " of an object of " + std::to_string(F.Extent) +
+           " bytes; the access was skipped";
+  Msg += "; the command ends with CL_OUT_OF_RESOURCES";
+  std::fprintf(stderr, "clcpu: bounds check failed: %s\n", Msg.c_str());
+  if (L.Ctx)
+    L.Ctx->notify("bounds check failed: " + Msg);
+}
+} // namespace
+
 cl_int runLaunch(const KernelLaunch &L) {
   bool Solo = L.LastNs.load(std::memory_order_relaxed) < SoloBelowNs;
   auto T0 = std::chrono::steady_clock::now();
@@ -89,8 +129,13 @@ cl_int runLaunch(const KernelLaunch &L) {
   // memory is per thread, __local arguments included. On one thread they
   // run in increasing order as they would on more, so every launch still
   // makes progress.
+  CheckFailure Failure;
   runNDRange(L.Exec->arena(), Solo ? 1 : L.Exec->threads(), L.Job,
-             &L.Exec->helperPark());
+             &L.Exec->helperPark(), &Failure);
+  if (Failure.Hit.load(std::memory_order_acquire)) {
+    reportCheckFailure(L, Failure);
+    return CL_OUT_OF_RESOURCES;
+  }
   auto Ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                 std::chrono::steady_clock::now() - T0)
                 .count();
@@ -121,6 +166,26 @@ Kernel::~Kernel() {
 }
 
 Context *Kernel::context() const { return Prog->context(); }
+
+uint64_t Kernel::argExtent(size_t Index) const {
+  const ArgValue &V = Args[Index];
+  if (V.LocalSize)
+    return V.LocalSize;
+  if (!Info.Args[Index].isPointer())
+    return 0;
+  if (V.Buffer)
+    if (Mem *M = Mem::fromHandle(V.Buffer))
+      return M->size();
+  if (!V.SvmPtr)
+    return 0; // a null pointer reaches nothing
+  // An SVM pointer reaches the end of its allocation; a pointer of no
+  // allocation (fine-grain system SVM: any host memory) is not checked.
+  SvmAllocation A;
+  if (svm::find(context(), V.SvmPtr, &A))
+    return static_cast<uint64_t>(static_cast<char *>(A.Base) + A.Size -
+                                 static_cast<char *>(V.SvmPtr));
+  return UINT64_MAX;
+}
 
 cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
   if (cl_int Err = checkArgIndex(Info, Index, context()))
@@ -328,6 +393,15 @@ cl_int Kernel::prepare(CommandQueue *Q, const LaunchDescription &R,
   J.Launch = R;
   J.Launch.SubGroupSize = subGroupSize();
   J.LocalVarsSize = Info.LocalMemSize;
+  J.CheckBounds = Info.CheckSites != nullptr;
+  // A hardware fault in the kernel also goes to the context's pfn_notify
+  // (scheduler/StackGuard.h); the queue keeps the context alive.
+  J.FaultNotify = [](const char *Message, void *Ctx) {
+    static_cast<Context *>(Ctx)->notify(Message);
+  };
+  J.FaultNotifyData = context();
+  L->Ctx = context();
+  L->Info = &Info;
   // The application's __local sizes may add up past size_t (two of 2^63
   // bytes): summed with overflow checks before the limit check below.
   CheckedSize LocalBytes = Info.LocalMemSize;
@@ -405,6 +479,16 @@ cl_int Kernel::prepare(CommandQueue *Q, const LaunchDescription &R,
                     " bytes of stack per call, more than the " +
                     std::to_string(MaxKernelStack) + " a thread may reserve",
                 context());
+  if (J.CheckBounds) {
+    // Bounds-check mode: the bytes each pointer argument may reach
+    // (WorkGroupContext::ArgExtents).
+    L->Blocks.push_back(alignedBlock(Args.size() * sizeof(uint64_t)));
+    auto *Extents = reinterpret_cast<uint64_t *>(L->Blocks.back().get());
+    std::lock_guard<std::mutex> G(Lock);
+    for (size_t I = 0; I < Args.size(); ++I)
+      Extents[I] = argExtent(I);
+    J.Launch.ArgExtents = Extents;
+  }
   // The argument pointers never move again: every run of the launch, and
   // concurrent ones, read the same block.
   J.Args = L->ArgPtrs.data();

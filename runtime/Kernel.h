@@ -92,6 +92,9 @@ public:
                          size_t *ParamValueSizeRet) const;
 
 private:
+  /// Bounds-check mode: the bytes argument \p Index may reach
+  /// (WorkGroupContext::ArgExtents). Lock held.
+  uint64_t argExtent(size_t Index) const;
   struct ArgValue {
     bool Set = false;
     std::vector<unsigned char> Bytes; // private arguments

@@ -78,12 +78,16 @@ compiler::BuildSettings Program::buildSettings() {
   compiler::BuildSettings S;
   if (C.Cache)
     S.CacheDir = compiler::cache::directory(C.CacheDir);
+  // Next to the cache's entries, also when the cache is off.
+  if (std::string Dir = compiler::cache::directory(C.CacheDir); !Dir.empty())
+    S.SourceDir = Dir + "/sources";
   S.CacheMaxBytes = static_cast<uint64_t>(C.CacheMaxMB) << 20;
   S.DumpIRBefore = C.DumpIRBefore;
   S.DumpIRAfter = C.DumpIRAfter;
   S.DumpAsm = C.DumpAsm;
   S.LogTimes = C.LogBuildTimes;
   S.PerfMap = C.PerfMap;
+  S.CheckBounds = C.CheckBounds;
   S.DriverVersion = DriverVersionString;
   return S;
 }
@@ -205,7 +209,8 @@ cl_int Program::build(const char *Opts, ProgramNotifyFn Notify, void *User) {
 cl_int Program::runCompile(const std::string &OptText,
                            const std::vector<compiler::Header> &Headers) {
   std::string NewLog, Obj;
-  cl_int Err = compiler::compile(Source, OptText, Headers, NewLog, Obj);
+  cl_int Err =
+      compiler::compile(Source, OptText, Headers, NewLog, Obj, buildSettings());
   {
     std::lock_guard<std::mutex> G(Lock);
     Building = false;

@@ -50,6 +50,8 @@ thread_local LocalBlock ThreadLocalMem;
 /// The calling thread's scratch for barrier regions (values live across
 /// barriers), kept like its local memory.
 thread_local LocalBlock ThreadScratch;
+/// The calling thread's bounds-check report (WorkGroupContext::CheckReport).
+thread_local LocalBlock ThreadCheckReport;
 
 /// This thread's stack [low, high), where the work-item loop's private
 /// variables live (read once per thread).
@@ -85,8 +87,40 @@ struct LaunchState {
   std::atomic<unsigned> Unspawned{0};
   tbb::task_arena *Arena = nullptr;
   HelperPark *Park = nullptr;
-  unsigned Threads = 1; // of the launch (runNDRange's Threads)
+  unsigned Threads = 1;            // of the launch (runNDRange's Threads)
+  CheckFailure *Failure = nullptr; // the bounds-check mode's
 };
+
+/// Bounds-check mode: the first work-item of the group that just ran on
+/// \p C whose check failed, into \p F if it is the launch's first. True if
+/// the group had one (the launch then stops).
+bool readCheckReport(const WorkGroupContext &C, CheckFailure &F) {
+  uint64_t *Site = C.CheckReport;
+  size_t N = C.LocalSize[0] * C.LocalSize[1] * C.LocalSize[2];
+  // Almost always none: one pass that vectorizes, then the search.
+  uint64_t Any = 0;
+  for (size_t I = 0; I < N; ++I)
+    Any |= Site[I];
+  if (!Any)
+    return false;
+  const uint64_t *Hit =
+      std::find_if(Site, Site + N, [](uint64_t V) { return V != 0; });
+  size_t Linear = size_t(Hit - Site);
+  if (!F.Hit.exchange(true, std::memory_order_acq_rel)) {
+    F.Site = *Hit;
+    F.Offset = Site[Linear + CheckReportSlots];
+    F.Extent = Site[Linear + 2 * CheckReportSlots];
+    F.Local[0] = Linear % C.LocalSize[0];
+    F.Local[1] = Linear / C.LocalSize[0] % C.LocalSize[1];
+    F.Local[2] = Linear / C.LocalSize[0] / C.LocalSize[1];
+    for (unsigned D = 0; D < 3; ++D)
+      F.Group[D] = C.GroupId[D];
+  }
+  // Kernels without loops write the report only on a failure: zero again
+  // for this thread's next launch.
+  std::fill(Site, Site + 3 * CheckReportSlots, 0);
+  return true;
+}
 
 /// One thread's setup for a launch: its local memory and the argument
 /// array; with __local arguments, its own copy of that array, with those
@@ -120,6 +154,14 @@ struct Participant {
       C.ScratchEnd = static_cast<char *>(C.Scratch) + Bytes;
       C.GroupCollective = groupCollective;
     }
+    if (J.CheckBounds) {
+      // Zeroed once per thread; readCheckReport zeroes it after a failure.
+      bool Fresh = !ThreadCheckReport.Data;
+      C.CheckReport = static_cast<uint64_t *>(
+          ThreadCheckReport.get(3 * CheckReportSlots * sizeof(uint64_t)));
+      if (Fresh)
+        std::fill(C.CheckReport, C.CheckReport + 3 * CheckReportSlots, 0);
+    }
   }
 
   /// Takes chunks of work-groups, in increasing order, until none is left;
@@ -129,7 +171,7 @@ struct Participant {
     // The private variables of the work-item loops live on the stack of
     // the thread running the groups: this one.
     std::tie(C.PrivateLo, C.PrivateHi) = threadStack();
-    RunningKernel Running(J.Name);
+    RunningKernel Running(J.Name, C.GroupId, J.FaultNotify, J.FaultNotifyData);
     // A frame larger than what is left of this thread's stack (a TBB
     // worker's 4 MiB, an application thread's) runs on a larger stack.
     char Here;
@@ -163,6 +205,9 @@ struct Participant {
       size_t Seen = S.Next.load(std::memory_order_relaxed);
       if (Seen >= S.Total)
         return;
+      // A failed bounds check ends the launch: no new group starts.
+      if (S.Failure && S.Failure->Hit.load(std::memory_order_relaxed))
+        return;
       size_t Want = guidedChunk(S.Total - Seen, S.PerThread, S.Chunk);
       size_t Begin = S.Next.fetch_add(Want, std::memory_order_relaxed);
       if (Begin >= S.Total)
@@ -183,6 +228,8 @@ struct Participant {
           runOnLargeStack(J.Fn, Args, C, J.StackBytes);
         else
           J.Fn(Args, &C);
+        if (S.Failure && readCheckReport(C, *S.Failure))
+          return;
       }
       if (AfterChunk())
         return;
@@ -435,7 +482,7 @@ size_t guidedChunk(size_t Left, size_t PerThread, size_t MaxChunk) {
 }
 
 void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J,
-                HelperPark *Park) {
+                HelperPark *Park, CheckFailure *Failure) {
   // Shared with the helper tasks, which may start after the launch returned
   // (and then find nothing to do); this thread's ownership ends with the
   // function, however it ends.
@@ -448,6 +495,7 @@ void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J,
   S->Arena = &Arena;
   S->Park = Park;
   S->Threads = Threads;
+  S->Failure = J.CheckBounds ? Failure : nullptr;
   S->Total =
       J.Launch.NumGroups[0] * J.Launch.NumGroups[1] * J.Launch.NumGroups[2];
   ClaimPlan Plan = planClaims(S->Total, Threads);

@@ -8,6 +8,7 @@
 // argument, each 128-byte aligned) that the groups it runs reuse.
 
 #include "compiler/WorkGroupContext.h"
+#include "scheduler/StackGuard.h"
 
 #include <oneapi/tbb/task_arena.h>
 
@@ -59,6 +60,12 @@ struct NDRangeJob {
   /// __local arguments: (argument index, bytes). Their Args entries are
   /// replaced per thread by a pointer to the thread's block.
   std::vector<std::pair<unsigned, size_t>> LocalArgs;
+  /// Built in the bounds-check mode (compiler/passes/CheckBounds.cpp): each
+  /// thread gets a WorkGroupContext::CheckReport, read after each group.
+  bool CheckBounds = false;
+  /// Told of a hardware fault in the kernel (scheduler/StackGuard.h).
+  FaultNotifyFn FaultNotify = nullptr;
+  void *FaultNotifyData = nullptr;
 
   /// Bytes of local memory one work-group needs (each block aligned).
   size_t localMemBytes() const;
@@ -100,11 +107,21 @@ public:
   std::atomic<uint64_t> Others{0};  // otherTaskEnqueued calls
 };
 
+/// The first failed check of a launch in the bounds-check mode: the
+/// check's site (its number in the kernel's table, from 1), the offset
+/// from the object and its extent, and the work-item.
+struct CheckFailure {
+  std::atomic<bool> Hit{false};
+  uint64_t Site = 0, Offset = 0, Extent = 0;
+  size_t Group[3] = {}, Local[3] = {};
+};
+
 /// Runs every work-group of \p J inside \p Arena (\p Threads threads).
 /// Returns when all have finished. \p Park (may be null): the arena's
-/// waiting helpers.
+/// waiting helpers. With J.CheckBounds, \p Failure receives the first
+/// failed check; no group starts after it.
 void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J,
-                HelperPark *Park = nullptr);
+                HelperPark *Park = nullptr, CheckFailure *Failure = nullptr);
 
 /// How runNDRange's threads claim the groups of a launch of \p Total groups
 /// on \p Threads threads: each claim takes 1 / PerThread of what is left,

@@ -10,6 +10,7 @@ PACKAGES=(
   libtbb-dev libhwloc-dev libboost-context-dev libboost-dev libsleef-dev
   catch2 python3 python3-matplotlib
   file  # cpack -G DEB finds the ELF files it computes Depends from
+  gdb   # tests/CMakeLists.txt: gdb_kernel_session (docs/DEBUGGING.md)
 )
 
 missing=()

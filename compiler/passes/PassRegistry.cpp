@@ -9,6 +9,7 @@
 #include "compiler/analyses/SyncCalls.h"
 #include "compiler/analyses/WorkItemUniformity.h"
 #include "compiler/passes/BlockedStores.h"
+#include "compiler/passes/CheckBounds.h"
 #include "compiler/passes/ConsecutiveGathers.h"
 #include "compiler/passes/DeferFloatAdds.h"
 #include "compiler/passes/GridStridePrefetch.h"
@@ -30,7 +31,9 @@
 #include "compiler/passes/UniformVectorPhis.h"
 #include "compiler/passes/VectorCollectives.h"
 #include "compiler/passes/VnniDotProduct.h"
+#include "compiler/passes/WorkGroupDebugInfo.h"
 #include "compiler/passes/WorkItemCalls.h"
+#include "compiler/passes/WorkItemDebugVariables.h"
 #include "compiler/passes/WorkItemLoopCheck.h"
 
 #include <llvm/Passes/PassBuilder.h>

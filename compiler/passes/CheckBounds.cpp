@@ -1,0 +1,559 @@
+//===- CheckBounds.cpp - every memory access checked against its object ---===//
+//
+// The bounds-check mode (-fclcpu-check-bounds, CLCPU_CHECK_BOUNDS=1): on a
+// kernel body (compiler/KernelBody.h), every load, store, atomic and memory
+// intrinsic whose pointer derives from an object of known extent is checked
+// against that object before it runs:
+//
+// - a kernel argument (__global, __constant or __local buffer, SVM
+//   pointer): its extent is a launch's, read from
+//   WorkGroupContext::ArgExtents (the runtime fills in the buffer's or
+//   sub-buffer's size, the SVM allocation's bytes from the pointer on, the
+//   __local size);
+// - a private array (a static alloca), a __local variable (the addresses
+//   cloneBody marked with !clcpu.local_variable) or a program-scope
+//   variable: a constant extent.
+//
+// A pointer is traced through GEPs and casts to its object; through phis
+// and selects a shadow (object address, extent) is built alongside. A
+// pointer that comes from memory, an integer or a call has no known object
+// and is not checked.
+//
+// The check is `ptr - object` (unsigned: below the object wraps to a huge
+// offset) `< extent - size + 1`, with the bound computed where the extent is
+// (loop-invariant). A failed access does not happen: its load yields zero
+// and its store, atomic or copy is skipped, so memory outside the object is
+// never touched. In a body without loops (the vectorizer's innermost
+// loop) the access sits under a branch on the check, which the loop
+// vectorizer turns into a masked access: one compare and one mask per
+// vector access; an access whose pointer is the same in every work-item
+// (clcpu-uniformity) goes to a dummy object instead, without a branch. In
+// a body with loops, vectorized as an outer loop where no branch may be,
+// every failed access goes to the dummy object.
+//
+// The body is first cleaned by SROA: Clang keeps arguments and variables in
+// memory until then, and a pointer loaded from `out.addr` would not lead
+// back to its argument.
+//
+// The first failed check of each work-item is kept (site number, offset,
+// extent) and stored, when the work-item returns, into three arrays of
+// WorkGroupContext::CheckReport indexed by its linear local id
+// (CheckReportSlots apart): only on a failure in a body without loops
+// (masked stores), always (zeros without a failure) in one with loops. The
+// scheduler reads them after each work-group (scheduler/NDRange.cpp). Site
+// numbers index the table `clcpu.check_sites.<kernel>`, one description per
+// site (access, object, source line with -g), which the runtime finds in the
+// JIT'd code.
+//
+// Integer division and remainder by zero, which SafeIntegerDivision makes
+// harmless (an unspecified value, OpenCL C 6.3), are reported the same way
+// in this mode: they are the kernel's bug even if not an error.
+
+#include "compiler/passes/CheckBounds.h"
+
+#include "compiler/ContextFields.h"
+#include "compiler/KernelBody.h"
+#include "compiler/WorkGroupContext.h"
+#include "compiler/analyses/WorkItemUniformity.h"
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/Analysis/CFG.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+
+#include <optional>
+#include <string>
+
+using namespace llvm;
+
+namespace clcpu::compiler {
+
+namespace {
+
+/// Where a pointer points: the object's address and extent in bytes (i64
+/// values), and what the report calls it.
+struct Shadow {
+  Value *Base = nullptr;
+  Value *Extent = nullptr;
+  std::string What;
+};
+
+/// The object \p P points into, through GEPs and casts (a __local
+/// variable's address is itself an offset from the group's local memory).
+Value *stripToObject(Value *P) {
+  for (;;) {
+    if (auto *I = dyn_cast<Instruction>(P);
+        I && I->getMetadata(LocalVariableMetadata))
+      return P;
+    if (auto *G = dyn_cast<GEPOperator>(P))
+      P = G->getPointerOperand();
+    else if (auto *O = dyn_cast<Operator>(P);
+             O && (O->getOpcode() == Instruction::AddrSpaceCast ||
+                   O->getOpcode() == Instruction::BitCast))
+      P = O->getOperand(0);
+    else
+      return P;
+  }
+}
+
+std::string quoted(StringRef Name) {
+  return Name.empty() ? std::string() : " '" + Name.str() + "'";
+}
+
+class Instrumenter {
+public:
+  Instrumenter(Function &F, const WorkItemUniformity &U)
+      : F(F), U(U), C(F.getContext()), DL(F.getParent()->getDataLayout()),
+        I64(Type::getInt64Ty(C)) {}
+
+  bool run();
+
+private:
+  Function &F;
+  const WorkItemUniformity &U;
+  LLVMContext &C;
+  const DataLayout &DL;
+  Type *I64;
+  Value *Ctx = nullptr;
+  unsigned NumArgs = 0;
+  Instruction *EntryPoint = nullptr; // where per-call values go
+  Value *ExtentTable = nullptr;
+  DenseMap<Value *, Shadow> Shadows;
+  std::vector<std::string> Sites;
+  AllocaInst *First[3] = {}; // the work-item's first failure
+  GlobalVariable *Sink = nullptr;
+  /// Failed accesses skipped by a branch (a body without loops), else
+  /// redirected to the dummy object.
+  bool Branches = true;
+
+  bool isObject(Value *V) const;
+  bool traceable(Value *P) const;
+  const Shadow &shadow(Value *Object);
+  Shadow leaf(Value *Object);
+  Value *argExtent(unsigned Index);
+  std::string where(const Instruction &I) const;
+  void record(IRBuilder<> &B, Value *Ok, unsigned Site, Value *Offset,
+              Value *Extent);
+  Value *dummy(Type *PtrTy);
+  Value *check(IRBuilder<> &B, Value *Ptr, Value *Size, const char *Kind,
+               const Instruction &At);
+  void guard(Instruction &I, Value *Ok, bool Uniform);
+  bool checkDivision(BinaryOperator &Div);
+  void storeReports();
+  void emitSiteTable();
+};
+
+bool Instrumenter::isObject(Value *V) const {
+  if (auto *A = dyn_cast<Argument>(V))
+    return A->getArgNo() < NumArgs && A->getType()->isPointerTy();
+  if (auto *AI = dyn_cast<AllocaInst>(V)) {
+    std::optional<TypeSize> Size = AI->getAllocationSize(DL);
+    return AI->isStaticAlloca() && Size && !Size->isScalable() &&
+           !is_contained(First, AI);
+  }
+  if (auto *I = dyn_cast<Instruction>(V))
+    return I->getMetadata(LocalVariableMetadata) != nullptr;
+  if (auto *G = dyn_cast<GlobalVariable>(V))
+    return G->hasInitializer() && G != Sink &&
+           !G->getName().starts_with("llvm.");
+  return false;
+}
+
+/// Whether every object \p P may point into (through phis and selects) is
+/// one of known extent.
+bool Instrumenter::traceable(Value *P) const {
+  Value *Root = stripToObject(P);
+  // Private memory is traced only on its own: its address then stays out
+  // of phis and selects, where it would keep SROA from promoting it.
+  if (isa<AllocaInst>(Root))
+    return isObject(Root);
+  SmallPtrSet<Value *, 8> Seen;
+  SmallVector<Value *, 8> Work{Root};
+  while (!Work.empty()) {
+    Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    if (auto *Phi = dyn_cast<PHINode>(V)) {
+      for (Value *In : Phi->incoming_values())
+        Work.push_back(stripToObject(In));
+    } else if (auto *S = dyn_cast<SelectInst>(V)) {
+      Work.push_back(stripToObject(S->getTrueValue()));
+      Work.push_back(stripToObject(S->getFalseValue()));
+    } else if (isa<AllocaInst>(V) || !isObject(V)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+Value *Instrumenter::argExtent(unsigned Index) {
+  IRBuilder<> B(EntryPoint);
+  if (!ExtentTable)
+    ExtentTable = loadContextField(B, Ctx, ContextField::ArgExtents);
+  LoadInst *L =
+      B.CreateLoad(I64, B.CreateConstInBoundsGEP1_64(I64, ExtentTable, Index),
+                   "extent.arg" + std::to_string(Index));
+  L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(C, {}));
+  return L;
+}
+
+Shadow Instrumenter::leaf(Value *V) {
+  IRBuilder<> B(EntryPoint);
+  if (auto *A = dyn_cast<Argument>(V))
+    return {B.CreatePtrToInt(A, I64), argExtent(A->getArgNo()),
+            "argument " + std::to_string(A->getArgNo()) + quoted(A->getName())};
+  if (auto *G = dyn_cast<GlobalVariable>(V)) {
+    uint64_t Size = DL.getTypeAllocSize(G->getValueType());
+    return {B.CreatePtrToInt(G, I64), B.getInt64(Size),
+            "program-scope variable" + quoted(G->getName()) + " (" +
+                std::to_string(Size) + " bytes)"};
+  }
+  auto *I = cast<Instruction>(V);
+  B.SetInsertPoint(I->getParent(), std::next(I->getIterator()));
+  if (auto *AI = dyn_cast<AllocaInst>(I)) {
+    uint64_t Size = AI->getAllocationSize(DL)->getFixedValue();
+    return {B.CreatePtrToInt(AI, I64), B.getInt64(Size),
+            "private variable" + quoted(AI->getName()) + " (" +
+                std::to_string(Size) + " bytes)"};
+  }
+  MDNode *N = I->getMetadata(LocalVariableMetadata);
+  uint64_t Size =
+      mdconst::extract<ConstantInt>(N->getOperand(0))->getZExtValue();
+  return {B.CreatePtrToInt(I, I64), B.getInt64(Size),
+          "__local variable" +
+              quoted(cast<MDString>(N->getOperand(1))->getString()) + " (" +
+              std::to_string(Size) + " bytes)"};
+}
+
+/// The shadow of \p Object (a stripped, traceable pointer).
+const Shadow &Instrumenter::shadow(Value *Object) {
+  if (auto It = Shadows.find(Object); It != Shadows.end())
+    return It->second;
+  if (auto *Phi = dyn_cast<PHINode>(Object)) {
+    // Placeholders first: a loop's phi may reach itself.
+    IRBuilder<> B(Phi);
+    PHINode *Base = B.CreatePHI(I64, Phi->getNumIncomingValues(), "obj");
+    PHINode *Extent =
+        B.CreatePHI(I64, Phi->getNumIncomingValues(), "obj.extent");
+    Shadows[Object] = {Base, Extent, ""};
+    std::string What;
+    for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K) {
+      const Shadow &In = shadow(stripToObject(Phi->getIncomingValue(K)));
+      Base->addIncoming(In.Base, Phi->getIncomingBlock(K));
+      Extent->addIncoming(In.Extent, Phi->getIncomingBlock(K));
+      if (What.empty())
+        What = In.What;
+      else if (In.What != What && !In.What.empty() &&
+               What.find(" or another") == std::string::npos)
+        What += " or another object";
+    }
+    Shadows[Object].What = What;
+    return Shadows[Object];
+  }
+  if (auto *Sel = dyn_cast<SelectInst>(Object)) {
+    Shadow T = shadow(stripToObject(Sel->getTrueValue()));
+    Shadow E = shadow(stripToObject(Sel->getFalseValue()));
+    IRBuilder<> B(Sel);
+    Value *Cond = Sel->getCondition();
+    return Shadows[Object] = {
+               B.CreateSelect(Cond, T.Base, E.Base, "obj"),
+               B.CreateSelect(Cond, T.Extent, E.Extent, "obj.extent"),
+               T.What == E.What ? T.What : T.What + " or " + E.What};
+  }
+  return Shadows[Object] = leaf(Object);
+}
+
+/// " at <file>:<line>:<column>" with -g, else "".
+std::string Instrumenter::where(const Instruction &I) const {
+  const DILocation *L = I.getDebugLoc().get();
+  if (!L)
+    return "";
+  return " at " + L->getFilename().str() + ":" + std::to_string(L->getLine()) +
+         ":" + std::to_string(L->getColumn());
+}
+
+void Instrumenter::record(IRBuilder<> &B, Value *Ok, unsigned Site,
+                          Value *Offset, Value *Extent) {
+  Value *Cur = B.CreateLoad(I64, First[0]);
+  Value *New = B.CreateAnd(B.CreateICmpEQ(Cur, B.getInt64(0)), B.CreateNot(Ok),
+                           "first.failure");
+  Value *Values[3] = {B.getInt64(Site), Offset, Extent};
+  for (unsigned K = 0; K < 3; ++K) {
+    Value *Old = K ? B.CreateLoad(I64, First[K]) : Cur;
+    B.CreateStore(B.CreateSelect(New, Values[K], Old), First[K]);
+  }
+}
+
+/// The dummy object a uniform failed access goes to, as a pointer of type
+/// \p PtrTy.
+Value *Instrumenter::dummy(Type *PtrTy) {
+  if (!Sink) {
+    // Large enough for any access a kernel makes at once (a double16).
+    auto *Ty = ArrayType::get(Type::getInt8Ty(C), 256);
+    Sink = new GlobalVariable(*F.getParent(), Ty, /*isConstant=*/false,
+                              GlobalValue::InternalLinkage,
+                              Constant::getNullValue(Ty), "clcpu.check.sink");
+    Sink->setAlignment(Align(128));
+  }
+  return ConstantExpr::getPointerBitCastOrAddrSpaceCast(Sink, PtrTy);
+}
+
+/// The condition that [Ptr, Ptr + Size) lies in its object, with the
+/// failure recorded; null if Ptr's object is unknown or the access is in
+/// bounds by construction.
+Value *Instrumenter::check(IRBuilder<> &B, Value *Ptr, Value *Size,
+                           const char *Kind, const Instruction &At) {
+  if (!traceable(Ptr))
+    return nullptr;
+  Value *Object = stripToObject(Ptr);
+  const Shadow &S = shadow(Object);
+  // A constant offset into an object of constant extent: decided now.
+  APInt Constant(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+  auto *ConstSize = dyn_cast<ConstantInt>(Size);
+  auto *ConstExtent = dyn_cast<ConstantInt>(S.Extent);
+  if (ConstSize && ConstExtent &&
+      Ptr->stripAndAccumulateConstantOffsets(DL, Constant, true) == Object &&
+      !Constant.isNegative() &&
+      Constant.getZExtValue() + ConstSize->getZExtValue() <=
+          ConstExtent->getZExtValue())
+    return nullptr;
+  Sites.push_back(std::string(Kind) + " of " +
+                  (ConstSize
+                       ? std::to_string(ConstSize->getZExtValue()) + " bytes"
+                       : std::string("bytes")) +
+                  (Kind[0] == 'l'   ? " from "
+                   : Kind[0] == 'a' ? " on "
+                                    : " to ") +
+                  S.What + where(At));
+  unsigned Site = Sites.size();
+  Value *Offset = B.CreateSub(B.CreatePtrToInt(Ptr, I64), S.Base, "offset");
+  Value *Size64 = B.CreateZExtOrTrunc(Size, I64);
+  // offset + size <= extent, without overflow: offset <= extent - size.
+  Value *Fits = B.CreateICmpUGE(S.Extent, Size64);
+  Value *Room = B.CreateSub(S.Extent, Size64);
+  Value *Ok = B.CreateAnd(Fits, B.CreateICmpULE(Offset, Room), "in.bounds");
+  if (!ConstSize)
+    Ok = B.CreateOr(Ok, B.CreateICmpEQ(Size64, B.getInt64(0)));
+  record(B, Ok, Site, Offset, S.Extent);
+  return Ok;
+}
+
+/// Runs \p I only if \p Ok: a uniform access goes to the dummy object
+/// (or copies nothing) instead; any other waits behind a branch, and its
+/// result is zero when it does not run.
+void Instrumenter::guard(Instruction &I, Value *Ok, bool Uniform) {
+  IRBuilder<> B(&I);
+  if (Uniform) {
+    if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+      MI->setLength(
+          B.CreateSelect(Ok, MI->getLength(),
+                         Constant::getNullValue(MI->getLength()->getType())));
+      return;
+    }
+    unsigned Op = isa<StoreInst>(I) ? 1 : 0; // the pointer operand
+    Value *Ptr = I.getOperand(Op);
+    I.setOperand(Op, B.CreateSelect(Ok, Ptr, dummy(Ptr->getType())));
+    return;
+  }
+  Instruction *Then = SplitBlockAndInsertIfThen(Ok, &I, /*Unreachable=*/false);
+  BasicBlock *Head = Then->getParent()->getSinglePredecessor();
+  BasicBlock *Tail = I.getParent();
+  I.moveBefore(Then);
+  if (I.getType()->isVoidTy() || I.use_empty())
+    return;
+  PHINode *Result =
+      PHINode::Create(I.getType(), 2, I.getName() + ".checked", Tail->begin());
+  Result->addIncoming(&I, Then->getParent());
+  Result->addIncoming(Constant::getNullValue(I.getType()), Head);
+  I.replaceUsesWithIf(Result, [&](Use &U) { return U.getUser() != Result; });
+}
+
+/// A division or remainder whose divisor SafeIntegerDivision guarded: a zero
+/// divisor is reported.
+bool Instrumenter::checkDivision(BinaryOperator &Div) {
+  auto *Guard = dyn_cast<SelectInst>(Div.getOperand(1));
+  if (!Guard || !Guard->getName().starts_with("safe.divisor"))
+    return false;
+  Value *D = Guard->getFalseValue();
+  IRBuilder<> B(&Div);
+  Value *Ok = B.CreateICmpNE(D, Constant::getNullValue(D->getType()));
+  if (Ok->getType()->isVectorTy())
+    Ok = B.CreateAndReduce(Ok);
+  bool Rem = Div.getOpcode() == Instruction::SRem ||
+             Div.getOpcode() == Instruction::URem;
+  Sites.push_back(std::string(Rem ? "integer remainder" : "integer division") +
+                  " by zero" + where(Div));
+  record(B, Ok, Sites.size(), B.getInt64(0), B.getInt64(0));
+  return true;
+}
+
+void Instrumenter::storeReports() {
+  Value *Lid[3];
+  localIdParams(F, Lid);
+  SmallVector<ReturnInst *, 4> Returns;
+  for (BasicBlock &BB : F)
+    if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
+      Returns.push_back(Ret);
+  for (ReturnInst *Ret : Returns) {
+    IRBuilder<> B(Ret);
+    if (!Branches) {
+      // Stored by every work-item, 0 when it had no failure: a branch here
+      // would keep the outer-loop vectorizer from the body.
+    } else {
+      // Stored only on a failure (masked stores, rarely any lane): the
+      // report stays zero otherwise, and costs no memory traffic.
+      Value *Failed =
+          B.CreateICmpNE(B.CreateLoad(I64, First[0]), B.getInt64(0));
+      B.SetInsertPoint(SplitBlockAndInsertIfThen(Failed, Ret, false));
+    }
+    Value *Report = loadContextField(B, Ctx, ContextField::CheckReport);
+    Value *SizeX = loadContextField(B, Ctx, ContextField::LocalSize, 0);
+    Value *SizeY = loadContextField(B, Ctx, ContextField::LocalSize, 1);
+    Value *Linear = B.CreateAdd(
+        Lid[0],
+        B.CreateMul(SizeX, B.CreateAdd(Lid[1], B.CreateMul(SizeY, Lid[2]))));
+    for (unsigned K = 0; K < 3; ++K)
+      B.CreateStore(B.CreateLoad(I64, First[K]),
+                    B.CreateInBoundsGEP(
+                        I64, Report,
+                        B.CreateAdd(Linear, B.getInt64(K * CheckReportSlots))));
+  }
+}
+
+void Instrumenter::emitSiteTable() {
+  Module &M = *F.getParent();
+  StringRef Kernel = F.getName();
+  Kernel.consume_back(".body");
+  std::vector<Constant *> Entries;
+  IRBuilder<> B(C);
+  for (const std::string &S : Sites) {
+    auto *Text = ConstantDataArray::getString(C, S);
+    auto *G = new GlobalVariable(M, Text->getType(), true,
+                                 GlobalValue::PrivateLinkage, Text,
+                                 "clcpu.check_site");
+    Entries.push_back(G);
+  }
+  auto *PtrTy = PointerType::getUnqual(C);
+  Entries.push_back(ConstantPointerNull::get(PtrTy));
+  auto *Ty = ArrayType::get(PtrTy, Entries.size());
+  new GlobalVariable(M, Ty, true, GlobalValue::ExternalLinkage,
+                     ConstantArray::get(Ty, Entries),
+                     CheckSitesPrefix + Kernel.str());
+}
+
+bool Instrumenter::run() {
+  Ctx = contextParam(F);
+  Value *Lid[3];
+  if (!Ctx || !localIdParams(F, Lid))
+    return false;
+  NumArgs = cast<Argument>(Ctx)->getArgNo();
+  // A body without loops becomes the vectorizer's innermost loop, which
+  // turns a branch around an access into a masked access. A body with a
+  // loop is vectorized as an outer loop (or cut into regions), where a
+  // branch keeps the vectorizer away: there every failed access goes to
+  // the dummy object, a gather or scatter outside inner loops.
+  SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> Backedges;
+  FindFunctionBackedges(F, Backedges);
+  Branches = Backedges.empty();
+  // The accesses and divisions, and whether each pointer is the same in
+  // every work-item, before anything changes.
+  struct Access {
+    Instruction *I;
+    bool Uniform;
+  };
+  std::vector<Access> Accesses;
+  std::vector<BinaryOperator *> Divisions;
+  for (Instruction &I : instructions(F)) {
+    if (isa<LoadInst, StoreInst, AtomicRMWInst, AtomicCmpXchgInst>(I))
+      Accesses.push_back({&I, U.isUniform(getLoadStorePointerOperand(&I)
+                                              ? getLoadStorePointerOperand(&I)
+                                              : I.getOperand(0))});
+    else if (auto *MI = dyn_cast<MemIntrinsic>(&I))
+      Accesses.push_back(
+          {&I, U.isUniform(MI->getLength()) && U.isUniform(MI->getRawDest()) &&
+                   (!isa<MemTransferInst>(MI) ||
+                    U.isUniform(cast<MemTransferInst>(MI)->getRawSource()))});
+    else if (auto *BO = dyn_cast<BinaryOperator>(&I);
+             BO && (BO->getOpcode() == Instruction::SDiv ||
+                    BO->getOpcode() == Instruction::UDiv ||
+                    BO->getOpcode() == Instruction::SRem ||
+                    BO->getOpcode() == Instruction::URem))
+      Divisions.push_back(BO);
+  }
+  IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+  static const char *Names[3] = {"first.site", "first.offset", "first.extent"};
+  for (unsigned K = 0; K < 3; ++K) {
+    First[K] = B.CreateAlloca(I64, nullptr, Names[K]);
+    B.CreateStore(B.getInt64(0), First[K]);
+  }
+  EntryPoint = &*B.GetInsertPoint();
+  for (auto [I, Uniform] : Accesses) {
+    IRBuilder<> At(I);
+    Value *Ok = nullptr;
+    if (auto *L = dyn_cast<LoadInst>(I)) {
+      Ok = check(At, L->getPointerOperand(),
+                 At.getInt64(DL.getTypeStoreSize(L->getType()).getFixedValue()),
+                 "load", *I);
+    } else if (auto *S = dyn_cast<StoreInst>(I)) {
+      Ok =
+          check(At, S->getPointerOperand(),
+                At.getInt64(DL.getTypeStoreSize(S->getValueOperand()->getType())
+                                .getFixedValue()),
+                "store", *I);
+    } else if (auto *RMW = dyn_cast<AtomicRMWInst>(I)) {
+      Ok =
+          check(At, RMW->getPointerOperand(),
+                At.getInt64(DL.getTypeStoreSize(RMW->getValOperand()->getType())
+                                .getFixedValue()),
+                "atomic operation", *I);
+    } else if (auto *X = dyn_cast<AtomicCmpXchgInst>(I)) {
+      Ok = check(
+          At, X->getPointerOperand(),
+          At.getInt64(DL.getTypeStoreSize(X->getNewValOperand()->getType())
+                          .getFixedValue()),
+          "atomic operation", *I);
+    } else if (auto *MI = dyn_cast<MemIntrinsic>(I)) {
+      Ok = check(At, MI->getRawDest(), MI->getLength(),
+                 isa<MemSetInst>(MI) ? "fill" : "copy", *I);
+      if (auto *MT = dyn_cast<MemTransferInst>(MI))
+        if (Value *Src =
+                check(At, MT->getRawSource(), MT->getLength(), "load", *I))
+          Ok = Ok ? At.CreateAnd(Ok, Src) : Src;
+    }
+    if (Ok)
+      guard(*I, Ok, Uniform || !Branches);
+  }
+  for (BinaryOperator *Div : Divisions)
+    checkDivision(*Div);
+  storeReports();
+  emitSiteTable();
+  return true;
+}
+
+} // namespace
+
+PreservedAnalyses CheckBoundsPass::run(Function &F,
+                                       FunctionAnalysisManager &AM) {
+  if (!contextParam(F))
+    return PreservedAnalyses::all();
+  // Clang keeps every argument and variable in memory until SROA runs
+  // (`out` is a load of `out.addr`): promoted first, pointers lead back to
+  // their arguments, and only real private arrays stay allocas.
+  PreservedAnalyses PA = SROAPass(SROAOptions::PreserveCFG).run(F, AM);
+  AM.invalidate(F, PA);
+  const WorkItemUniformity &U = AM.getResult<WorkItemUniformityAnalysis>(F);
+  Instrumenter(F, U).run();
+  return PreservedAnalyses::none();
+}
+
+} // namespace clcpu::compiler
