@@ -11,6 +11,7 @@
 // then vectorizes the x-loop for the host CPU.
 
 #include "compiler/WorkGroupFunction.h"
+#include "compiler/WorkGroupContext.h"
 
 #include "compiler/Barriers.h"
 #include "compiler/Binary.h"
@@ -465,8 +466,20 @@ bool formWorkGroupFunction(Module &M, Function &F,
   // local-id arithmetic, which every path vectorizes.
   Run(WorkItemCallsPass());
   // -fclcpu-check-bounds: each access checked against its object's extent.
-  if (Opts.CheckBounds)
+  // The local ids' ranges (reqd_work_group_size, else the largest group)
+  // let it prove accesses in bounds: a tile index such as `tile[ly][k]`.
+  if (Opts.CheckBounds) {
+    Value *Lid[3];
+    if (localIdParams(*Body, Lid))
+      for (unsigned D = 0; D < 3; ++D) {
+        size_t Max =
+            K.ReqdWorkGroupSize[D] ? K.ReqdWorkGroupSize[D] : CheckReportSlots;
+        cast<Argument>(Lid[D])->addAttr(
+            Attribute::get(M.getContext(), Attribute::Range,
+                           ConstantRange(APInt(64, 0), APInt(64, Max))));
+      }
     Run(CheckBoundsPass());
+  }
   // Vector broadcasts as scalar ones: the collectives compute on 64 bits,
   // and both paths then take them.
   Run(VectorCollectivesPass());

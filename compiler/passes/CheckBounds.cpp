@@ -60,6 +60,9 @@
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/CFG.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Function.h>
@@ -112,9 +115,9 @@ std::string quoted(StringRef Name) {
 
 class Instrumenter {
 public:
-  Instrumenter(Function &F, const WorkItemUniformity &U)
+  Instrumenter(Function &F, const WorkItemUniformity &U, ScalarEvolution &SE)
       : F(F), U(U), C(F.getContext()), DL(F.getParent()->getDataLayout()),
-        I64(Type::getInt64Ty(C)) {}
+        I64(Type::getInt64Ty(C)), SE(&SE) {}
 
   bool run();
 
@@ -136,7 +139,11 @@ private:
   /// redirected to the dummy object.
   bool Branches = true;
 
+  ScalarEvolution *SE = nullptr;
+
   bool isObject(Value *V) const;
+  std::optional<uint64_t> constantExtent(Value *Object) const;
+  bool provenInBounds(Value *Ptr, uint64_t Size);
   bool traceable(Value *P) const;
   const Shadow &shadow(Value *Object);
   Shadow leaf(Value *Object);
@@ -166,6 +173,72 @@ bool Instrumenter::isObject(Value *V) const {
   if (auto *G = dyn_cast<GlobalVariable>(V))
     return G->hasInitializer() && G != Sink &&
            !G->getName().starts_with("llvm.");
+  return false;
+}
+
+/// The extent of \p Object when it is known now (not an argument's).
+std::optional<uint64_t> Instrumenter::constantExtent(Value *Object) const {
+  if (!isObject(Object) || isa<Argument>(Object))
+    return std::nullopt;
+  if (auto *AI = dyn_cast<AllocaInst>(Object))
+    return AI->getAllocationSize(DL)->getFixedValue();
+  if (auto *G = dyn_cast<GlobalVariable>(Object))
+    return DL.getTypeAllocSize(G->getValueType()).getFixedValue();
+  MDNode *N = cast<Instruction>(Object)->getMetadata(LocalVariableMetadata);
+  return mdconst::extract<ConstantInt>(N->getOperand(0))->getZExtValue();
+}
+
+/// Whether every address \p Ptr takes (its offset's range, which scalar
+/// evolution knows through loop bounds and the local ids' ranges) keeps
+/// \p Size bytes inside an object of constant extent: `tile[ly][k]` in a
+/// loop over k < 16 with reqd_work_group_size(16, 16, 1).
+bool Instrumenter::provenInBounds(Value *Ptr, uint64_t Size) {
+  Value *Object = stripToObject(Ptr);
+  std::optional<uint64_t> Extent = constantExtent(Object);
+  if (!Extent || *Extent < Size || Ptr->getType() != Object->getType() ||
+      !SE->isSCEVable(Ptr->getType()))
+    return false;
+  const SCEV *Offset = SE->getMinusSCEV(SE->getSCEV(Ptr), SE->getSCEV(Object));
+  if (isa<SCEVCouldNotCompute>(Offset))
+    return false;
+  auto Within = [&](const ConstantRange &Lo, const ConstantRange &Hi) {
+    return !Lo.isFullSet() && !Hi.isFullSet() &&
+           Lo.getSignedMin().isNonNegative() &&
+           Hi.getSignedMax().sle(int64_t(*Extent - Size));
+  };
+  ConstantRange R = SE->getSignedRange(Offset);
+  if (Within(R, R))
+    return true;
+  // A loop that tests at its top (`for (k = 0; k < 16; ++k)` before
+  // rotation) gives its induction one more value, the exiting one, than
+  // its body sees: in the body, {S,+,X} ranges over S .. S + X * (BTC - 1).
+  const auto *AR = dyn_cast<SCEVAddRecExpr>(Offset);
+  auto *Access = dyn_cast<Instruction>(Ptr);
+  if (!AR || !AR->isAffine() || !Access)
+    return false;
+  const Loop *L = AR->getLoop();
+  if (L->getExitingBlock() != L->getHeader() ||
+      Access->getParent() == L->getHeader() ||
+      !L->contains(Access->getParent()))
+    return false;
+  const SCEV *Taken = SE->getBackedgeTakenCount(L);
+  if (isa<SCEVCouldNotCompute>(Taken) ||
+      SE->getUnsignedRange(Taken).getUnsignedMin().isZero())
+    return false;
+  const SCEV *Start = AR->getStart(), *Step = AR->getStepRecurrence(*SE);
+  // The count is in the loop's own induction type (an int k), the offset
+  // in 64 bits.
+  if (SE->getTypeSizeInBits(Taken->getType()) >
+      SE->getTypeSizeInBits(Step->getType()))
+    return false;
+  Taken = SE->getNoopOrZeroExtend(Taken, Step->getType());
+  const SCEV *Last = SE->getAddExpr(
+      Start, SE->getMulExpr(
+                 Step, SE->getMinusSCEV(Taken, SE->getOne(Taken->getType()))));
+  if (SE->isKnownNonNegative(Step))
+    return Within(SE->getSignedRange(Start), SE->getSignedRange(Last));
+  if (SE->isKnownNonPositive(Step))
+    return Within(SE->getSignedRange(Last), SE->getSignedRange(Start));
   return false;
 }
 
@@ -474,11 +547,17 @@ bool Instrumenter::run() {
   std::vector<Access> Accesses;
   std::vector<BinaryOperator *> Divisions;
   for (Instruction &I : instructions(F)) {
-    if (isa<LoadInst, StoreInst, AtomicRMWInst, AtomicCmpXchgInst>(I))
-      Accesses.push_back({&I, U.isUniform(getLoadStorePointerOperand(&I)
-                                              ? getLoadStorePointerOperand(&I)
-                                              : I.getOperand(0))});
-    else if (auto *MI = dyn_cast<MemIntrinsic>(&I))
+    if (isa<LoadInst, StoreInst, AtomicRMWInst, AtomicCmpXchgInst>(I)) {
+      Value *Ptr = getLoadStorePointerOperand(&I)
+                       ? getLoadStorePointerOperand(&I)
+                       : I.getOperand(0);
+      Type *Accessed = isa<StoreInst>(I)           ? I.getOperand(0)->getType()
+                       : isa<AtomicCmpXchgInst>(I) ? I.getOperand(2)->getType()
+                       : isa<AtomicRMWInst>(I)     ? I.getOperand(1)->getType()
+                                                   : I.getType();
+      if (!provenInBounds(Ptr, DL.getTypeStoreSize(Accessed).getFixedValue()))
+        Accesses.push_back({&I, U.isUniform(Ptr)});
+    } else if (auto *MI = dyn_cast<MemIntrinsic>(&I))
       Accesses.push_back(
           {&I, U.isUniform(MI->getLength()) && U.isUniform(MI->getRawDest()) &&
                    (!isa<MemTransferInst>(MI) ||
@@ -552,7 +631,8 @@ PreservedAnalyses CheckBoundsPass::run(Function &F,
   PreservedAnalyses PA = SROAPass(SROAOptions::PreserveCFG).run(F, AM);
   AM.invalidate(F, PA);
   const WorkItemUniformity &U = AM.getResult<WorkItemUniformityAnalysis>(F);
-  Instrumenter(F, U).run();
+  ScalarEvolution &SE = AM.getResult<ScalarEvolutionAnalysis>(F);
+  Instrumenter(F, U, SE).run();
   return PreservedAnalyses::none();
 }
 

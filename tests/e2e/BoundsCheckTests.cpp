@@ -140,7 +140,7 @@ TEST_CASE("Bounds check: a __global store one element past the buffer is "
 }
 
 TEST_CASE("Bounds check: a __global load one element before the buffer (a "
-          "negative offset) is reported",
+          "negative offset) is reported, with its source line under -g",
           "[bounds_check]") {
   Checked T;
   cl_kernel K = T.kernel(R"(
@@ -148,7 +148,7 @@ TEST_CASE("Bounds check: a __global load one element before the buffer (a "
       int i = get_global_id(0);
       out[i] = in[i - 1];
     })",
-                         "shift_down");
+                         "shift_down", "-g -fclcpu-check-bounds");
   std::vector<int> In(N, 7);
   cl_mem InBuf = T.buffer(N * sizeof(int), In.data());
   cl_mem Out = T.buffer(N * sizeof(int));
@@ -158,8 +158,8 @@ TEST_CASE("Bounds check: a __global load one element before the buffer (a "
   std::string Report = T.report();
   INFO(Report);
   CHECK(has(Report, "kernel 'shift_down', work-item (0,0,0)"));
-  CHECK(has(Report, "load of 4 bytes from argument 1 'in'"));
-  CHECK(has(Report, "offset -4 of an object of 256 bytes"));
+  CHECK(has(Report, "load of 4 bytes from argument 1 'in' at "));
+  CHECK(has(Report, "/input.cl:4:16: offset -4 of an object of 256 bytes"));
   clReleaseMemObject(InBuf);
   clReleaseMemObject(Out);
   clReleaseKernel(K);
