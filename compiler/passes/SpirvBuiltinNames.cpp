@@ -17,10 +17,17 @@
 // stays, and the build reports the call as a builtin without an
 // implementation). A function the module defines is renamed too: it may be
 // called by, or call into, an OpenCL C object it is linked with.
+//
+// printf (the OpenCL.std extended instruction) is called with its operands
+// as they are; C's variadic calls, which the front end emits and the
+// driver's printf reads (compiler/Printf.cpp), promote float and half
+// arguments to double (the default argument promotions): the translated
+// calls get the same promotion.
 
 #include "compiler/passes/SpirvBuiltinNames.h"
 
 #include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/Debug.h>
 
@@ -122,9 +129,35 @@ std::string hostMangledName(StringRef Name) {
   return Out;
 }
 
+namespace {
+/// Promotes the float and half variadic arguments of \p M's printf calls to
+/// double. True if any changed.
+bool promotePrintfArguments(Module &M) {
+  Function *Printf = M.getFunction("printf");
+  if (!Printf || !Printf->isVarArg())
+    return false;
+  bool Changed = false;
+  unsigned Fixed = Printf->getFunctionType()->getNumParams();
+  for (User *U : Printf->users()) {
+    auto *Call = dyn_cast<CallInst>(U);
+    if (!Call || Call->getCalledFunction() != Printf)
+      continue;
+    for (unsigned I = Fixed; I < Call->arg_size(); ++I) {
+      Value *A = Call->getArgOperand(I);
+      if (!A->getType()->isFloatTy() && !A->getType()->isHalfTy())
+        continue;
+      Call->setArgOperand(I, new FPExtInst(A, Type::getDoubleTy(M.getContext()),
+                                           "", Call->getIterator()));
+      Changed = true;
+    }
+  }
+  return Changed;
+}
+} // namespace
+
 PreservedAnalyses SpirvBuiltinNamesPass::run(Module &M,
                                              ModuleAnalysisManager &) {
-  bool Changed = false;
+  bool Changed = promotePrintfArguments(M);
   SmallVector<Function *, 32> Fns;
   for (Function &F : M)
     if (!F.isIntrinsic() && F.getCallingConv() != CallingConv::SPIR_KERNEL)

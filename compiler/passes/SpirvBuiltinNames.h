@@ -22,7 +22,8 @@ std::string hostMangledName(llvm::StringRef Name);
 
 /// The functions of a module translated from SPIR-V take the names the
 /// front end gives them, so that calls reach the builtin library and
-/// OpenCL C objects link with SPIR-V ones.
+/// OpenCL C objects link with SPIR-V ones; printf's float arguments are
+/// promoted to double as in C.
 struct SpirvBuiltinNamesPass : llvm::PassInfoMixin<SpirvBuiltinNamesPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
