@@ -6,6 +6,7 @@
 #include "compiler/LinkBuiltins.h"
 #include "compiler/Pipeline.h"
 #include "compiler/Printf.h"
+#include "compiler/Spirv.h"
 #include "compiler/passes/DeferFloatAdds.h"
 #include "scheduler/DeferredAdds.h"
 
@@ -529,9 +530,20 @@ cl_int loadCached(const std::string &Entry, const std::string &OptionText,
 }
 } // namespace
 
-cl_int build(const std::string &Source, const std::string &OptionText,
-             std::string &Log, std::unique_ptr<CompiledProgram> &Out,
-             const BuildSettings &S) {
+namespace {
+/// Makes an unoptimized module of the program (\p Ctx, \p Opts set; the
+/// CL error code on failure).
+using FrontEndFn = llvm::function_ref<cl_int(
+    LLVMContext &Ctx, const Options &Opts, std::unique_ptr<Module> &M)>;
+
+/// clBuildProgram: the kernel cache (keyed by \p KeySource and the
+/// options) first, else \p FrontEnd, the pipeline and the JIT, and the
+/// result into the cache.
+cl_int buildCached(const std::string &KeySource, const std::string &Tag,
+                   const char *FrontEndStage, const std::string &OptionText,
+                   FrontEndFn FrontEnd, std::string &Log,
+                   std::unique_ptr<CompiledProgram> &Out,
+                   const BuildSettings &S) {
   StageTimer Timer(S.LogTimes);
   initTargets();
   Options Opts;
@@ -542,7 +554,7 @@ cl_int build(const std::string &Source, const std::string &OptionText,
   }
   std::string Key;
   if (!S.CacheDir.empty()) {
-    Key = cache::key(Source, OptionText, S.DriverVersion);
+    Key = cache::key(KeySource, OptionText, S.DriverVersion);
     BinaryContents Entry;
     std::string Note;
     if (cache::load(S.CacheDir, Key, S.DriverVersion, Entry, Note) &&
@@ -562,13 +574,11 @@ cl_int build(const std::string &Source, const std::string &OptionText,
         std::fprintf(stderr, "clcpu: %s\n", Note.c_str());
     }
   }
-  std::string Tag = tagOf(Source, OptionText);
   auto Ctx = std::make_unique<LLVMContext>();
   std::unique_ptr<Module> M;
-  if (cl_int Err = frontEnd(*Ctx, Source, OptionText, {}, Log, Opts, M,
-                            CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE))
+  if (cl_int Err = FrontEnd(*Ctx, Opts, M))
     return Err;
-  Timer.stage("frontend");
+  Timer.stage(FrontEndStage);
   cl_int Err = makeExecutable(std::move(Ctx), std::move(M), Opts, S, Tag, Timer,
                               Log, Out, CL_BUILD_PROGRAM_FAILURE);
   if (Err == CL_SUCCESS && !Key.empty()) {
@@ -584,6 +594,90 @@ cl_int build(const std::string &Source, const std::string &OptionText,
     Timer.stage("cache store");
   }
   return Err;
+}
+
+/// What identifies an IL program's build besides its options: the module
+/// and the specialization constants' values, marked apart from any
+/// OpenCL C source.
+std::string ilKeySource(const std::string &Il,
+                        const std::vector<SpecConstantValue> &Spec) {
+  std::string K = "SPIR-V module\n";
+  for (const SpecConstantValue &V : Spec) {
+    K += "spec " + std::to_string(V.Id) + ":";
+    for (unsigned char B : V.Bytes)
+      K += formatv("{0:x-2}", B).str();
+    K += "\n";
+  }
+  return K + Il;
+}
+
+/// The host's triple and data layout, for translated modules.
+cl_int hostTarget(std::string &Triple, DataLayout &DL, std::string &Log,
+                  cl_int FailCode) {
+  orc::JITTargetMachineBuilder JTMB = hostBuilder();
+  auto Layout = JTMB.getDefaultDataLayoutForTarget();
+  if (!Layout) {
+    Log += "internal error: " + toString(Layout.takeError()) + "\n";
+    return FailCode;
+  }
+  DL = *Layout;
+  Triple = JTMB.getTargetTriple().str();
+  return CL_SUCCESS;
+}
+} // namespace
+
+cl_int build(const std::string &Source, const std::string &OptionText,
+             std::string &Log, std::unique_ptr<CompiledProgram> &Out,
+             const BuildSettings &S) {
+  return buildCached(
+      Source, tagOf(Source, OptionText), "frontend", OptionText,
+      [&](LLVMContext &Ctx, const Options &Opts, std::unique_ptr<Module> &M) {
+        M = compileSource(Ctx, Source, Opts, {}, Log);
+        return M ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
+      },
+      Log, Out, S);
+}
+
+cl_int buildIL(const std::string &Il,
+               const std::vector<SpecConstantValue> &Spec,
+               const std::string &OptionText, std::string &Log,
+               std::unique_ptr<CompiledProgram> &Out, const BuildSettings &S) {
+  std::string KeySource = ilKeySource(Il, Spec);
+  return buildCached(
+      KeySource, tagOf(KeySource, OptionText), "spirv", OptionText,
+      [&](LLVMContext &Ctx, const Options &Opts, std::unique_ptr<Module> &M) {
+        std::string Triple;
+        DataLayout DL("");
+        if (cl_int Err = hostTarget(Triple, DL, Log, CL_BUILD_PROGRAM_FAILURE))
+          return Err;
+        M = translateSpirv(Ctx, Il, Spec, Opts, Triple, DL, S, Log);
+        return M ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
+      },
+      Log, Out, S);
+}
+
+cl_int compileIL(const std::string &Il,
+                 const std::vector<SpecConstantValue> &Spec,
+                 const std::string &OptionText, std::string &Log,
+                 std::string &Object, const BuildSettings &S) {
+  initTargets();
+  Options Opts;
+  std::string OptErr;
+  if (!parseOptions(OptionText, Opts, OptErr)) {
+    Log += "error: " + OptErr + "\n";
+    return CL_INVALID_COMPILER_OPTIONS;
+  }
+  std::string Triple;
+  DataLayout DL("");
+  if (cl_int Err = hostTarget(Triple, DL, Log, CL_COMPILE_PROGRAM_FAILURE))
+    return Err;
+  LLVMContext Ctx;
+  std::unique_ptr<Module> M =
+      translateSpirv(Ctx, Il, Spec, Opts, Triple, DL, S, Log);
+  if (!M)
+    return CL_COMPILE_PROGRAM_FAILURE;
+  Object = bitcodeOf(*M);
+  return CL_SUCCESS;
 }
 
 cl_int compile(const std::string &Source, const std::string &OptionText,
