@@ -255,6 +255,8 @@ enum : uint32_t {
   OpConstantFalse = 42,
   OpConstant = 43,
   OpConstantNull = 46,
+  OpCopyMemory = 63,
+  OpCopyMemorySized = 64,
   OpDecorateString = 5632,
   OpMemberDecorateString = 5633,
   DecorationUserSemantic = 5635,
@@ -265,7 +267,12 @@ enum : uint32_t {
 /// a bool, integer or float type, on which llvm-spirv-15 fails an
 /// assertion) becomes OpConstantFalse or OpConstant 0, and UserSemantic
 /// string decorations (OpDecorateString, SPIR-V 1.4, which it does not
-/// know; annotations without meaning for the code) are dropped.
+/// know; annotations without meaning for the code) are dropped. A copy
+/// with separate memory operands for its target and its source (SPIR-V
+/// 1.4; the translator reads one set)
+/// gets one set: volatile or
+/// non-temporal if either is, with the target's alignment (the source's
+/// is a hint that may go).
 std::string normalizeForTranslator(const std::string &Il) {
   std::vector<uint32_t> W(Il.size() / 4);
   std::memcpy(W.data(), Il.data(), W.size() * 4);
@@ -301,6 +308,25 @@ std::string normalizeForTranslator(const std::string &Il) {
                      {((3u + Words) << 16) | OpConstant, Ops[0], Ops[1]});
           Out.insert(Out.end(), Words, 0u);
         }
+        Changed = true;
+        I += Count;
+        continue;
+      }
+    }
+    // Memory operands: a mask, then Aligned's literal. Only masks of
+    // Volatile (1), Aligned (2) and Nontemporal (4) are merged.
+    unsigned First = Op == OpCopyMemory ? 2 : Op == OpCopyMemorySized ? 3 : 0;
+    if (First && Count > First + 1) {
+      uint32_t M1 = Ops[First];
+      unsigned Second = First + 1 + ((M1 & 2) ? 1 : 0);
+      if (Count > Second + 1 && (M1 & ~7u) == 0 && (Ops[Second] & ~7u) == 0) {
+        uint32_t M2 = Ops[Second] & 5u;
+        unsigned Words = 1 + First + 1 + ((M1 & 2) ? 1 : 0);
+        Out.push_back((Words << 16) | Op);
+        Out.insert(Out.end(), Ops, Ops + First);
+        Out.push_back(M1 | M2);
+        if (M1 & 2)
+          Out.push_back(Ops[First + 1]);
         Changed = true;
         I += Count;
         continue;

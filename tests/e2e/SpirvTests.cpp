@@ -352,22 +352,26 @@ TEST_CASE("5.8.1 clCreateProgramWithIL: a malformed module or one the "
   clReleaseProgram(P);
 }
 
-TEST_CASE("5.8.1 null scalar constants and UserSemantic string "
-          "decorations (SPIR-V 1.4) build and run",
-          "[spirv]") {
+TEST_CASE(
+    "5.8.1 null scalar constants, UserSemantic string decorations "
+    "and sized copies with two memory operands (SPIR-V 1.4) build and run",
+    "[spirv]") {
   // The translator fails on both; the driver gives it their plain
   // equivalents (compiler/Spirv.cpp).
   Ctx X;
   cl_program P = withIL(X.C, module("normalize.spv"));
   build(P, X.D);
   std::vector<cl_uint> Out(8, 0);
-  cl_mem M = buffer(X.C, Out);
+  cl_mem M[3] = {buffer(X.C, Out), buffer(X.C, Out), buffer(X.C, Out)};
   cl_kernel K = kernel(P, "nulls");
-  clSetKernelArg(K, 0, sizeof M, &M);
+  for (cl_uint I = 0; I < 3; ++I)
+    clSetKernelArg(K, I, sizeof M[I], &M[I]);
   run(X.Q, K, Out.size());
-  CHECK(read<cl_uint>(X.Q, M, Out.size()) == std::vector<cl_uint>(8, 9));
+  for (cl_mem B : M) {
+    CHECK(read<cl_uint>(X.Q, B, Out.size()) == std::vector<cl_uint>(8, 9));
+    clReleaseMemObject(B);
+  }
   clReleaseKernel(K);
-  clReleaseMemObject(M);
   clReleaseProgram(P);
 }
 
