@@ -9,6 +9,7 @@
 #include "compiler/analyses/SyncCalls.h"
 #include "compiler/analyses/WorkItemUniformity.h"
 #include "compiler/passes/BlockedStores.h"
+#include "compiler/passes/BuiltinCallAbi.h"
 #include "compiler/passes/ConsecutiveGathers.h"
 #include "compiler/passes/DeferFloatAdds.h"
 #include "compiler/passes/FlattenAddressSpaces.h"

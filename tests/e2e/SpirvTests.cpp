@@ -140,7 +140,7 @@ TEST_CASE("5.8.1 clCreateProgramWithIL: a module compiled from OpenCL C "
   size_t NumKernels = 0;
   clGetProgramInfo(P, CL_PROGRAM_NUM_KERNELS, sizeof NumKernels, &NumKernels,
                    nullptr);
-  CHECK(NumKernels == 4);
+  CHECK(NumKernels == 5);
 
   const size_t Count = 64;
   SECTION("arithmetic and math builtins") {
@@ -224,6 +224,33 @@ TEST_CASE("5.8.1 clCreateProgramWithIL: a module compiled from OpenCL C "
     clReleaseKernel(K);
     clReleaseMemObject(MI);
     clReleaseMemObject(MO);
+  }
+  SECTION("vectors wider than the vector registers (double16, float16)") {
+    std::vector<cl_double16> In(Count), Out(Count);
+    std::vector<cl_float16> FIn(Count), FOut(Count);
+    for (size_t I = 0; I < Count; ++I)
+      for (int L = 0; L < 16; ++L) {
+        In[I].s[L] = (I * 16 + L) * 0.01;
+        FIn[I].s[L] = float(I * 16 + L) * 0.02f;
+      }
+    cl_mem MI = buffer(X.C, In), MO = buffer(X.C, Out), MF = buffer(X.C, FIn),
+           MG = buffer(X.C, FOut);
+    cl_kernel K = kernel(P, "wide_math");
+    cl_mem Args[] = {MI, MO, MF, MG};
+    for (cl_uint I = 0; I < 4; ++I)
+      clSetKernelArg(K, I, sizeof(cl_mem), &Args[I]);
+    run(X.Q, K, Count);
+    std::vector<cl_double16> R = read<cl_double16>(X.Q, MO, Count);
+    std::vector<cl_float16> FR = read<cl_float16>(X.Q, MG, Count);
+    for (size_t I = 0; I < Count; ++I)
+      for (int L = 0; L < 16; ++L) {
+        double V = In[I].s[L];
+        CHECK(R[I].s[L] == Approx(std::sin(V) + std::fmax(V, 0.5)));
+        CHECK(FR[I].s[L] == Approx(std::cos(FIn[I].s[L])));
+      }
+    clReleaseKernel(K);
+    for (cl_mem M : Args)
+      clReleaseMemObject(M);
   }
   clReleaseProgram(P);
 }

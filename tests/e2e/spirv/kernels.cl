@@ -28,3 +28,12 @@ kernel void vector_math(global const float4 *in, global float4 *out) {
   float r = fract(v.x, &f);
   out[i] = (float4)(dot(v, v), r + f, fmax(v.z, v.w), clamp(v.y, 0.0f, 1.0f));
 }
+
+// Vectors wider than the vector registers: the builtin library takes them
+// in memory (compiler/passes/BuiltinCallAbi.cpp).
+kernel void wide_math(global const double16 *in, global double16 *out,
+                      global const float16 *fin, global float16 *fout) {
+  size_t i = get_global_id(0);
+  out[i] = sin(in[i]) + fmax(in[i], 0.5);
+  fout[i] = cos(fin[i]);
+}
