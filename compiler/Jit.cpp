@@ -537,12 +537,12 @@ using FrontEndFn = llvm::function_ref<cl_int(
     LLVMContext &Ctx, const Options &Opts, std::unique_ptr<Module> &M)>;
 
 /// clBuildProgram: the kernel cache (keyed by \p KeySource and the
-/// options) first, else \p FrontEnd, the pipeline and the JIT, and the
-/// result into the cache.
-cl_int buildCached(const std::string &KeySource, const std::string &Tag,
-                   const char *FrontEndStage, const std::string &OptionText,
-                   FrontEndFn FrontEnd, std::string &Log,
-                   std::unique_ptr<CompiledProgram> &Out,
+/// options, after \p KeyKind) first, else \p FrontEnd, the pipeline and
+/// the JIT, and the result into the cache.
+cl_int buildCached(const std::string &KeySource, const char *KeyKind,
+                   const std::string &Tag, const char *FrontEndStage,
+                   const std::string &OptionText, FrontEndFn FrontEnd,
+                   std::string &Log, std::unique_ptr<CompiledProgram> &Out,
                    const BuildSettings &S) {
   StageTimer Timer(S.LogTimes);
   initTargets();
@@ -554,7 +554,7 @@ cl_int buildCached(const std::string &KeySource, const std::string &Tag,
   }
   std::string Key;
   if (!S.CacheDir.empty()) {
-    Key = cache::key(KeySource, OptionText, S.DriverVersion);
+    Key = cache::key(KeySource, KeyKind + OptionText, S.DriverVersion);
     BinaryContents Entry;
     std::string Note;
     if (cache::load(S.CacheDir, Key, S.DriverVersion, Entry, Note) &&
@@ -597,11 +597,10 @@ cl_int buildCached(const std::string &KeySource, const std::string &Tag,
 }
 
 /// What identifies an IL program's build besides its options: the module
-/// and the specialization constants' values, marked apart from any
-/// OpenCL C source.
+/// and the specialization constants' values.
 std::string ilKeySource(const std::string &Il,
                         const std::vector<SpecConstantValue> &Spec) {
-  std::string K = "SPIR-V module\n";
+  std::string K;
   for (const SpecConstantValue &V : Spec) {
     K += "spec " + std::to_string(V.Id) + ":";
     for (unsigned char B : V.Bytes)
@@ -630,7 +629,7 @@ cl_int build(const std::string &Source, const std::string &OptionText,
              std::string &Log, std::unique_ptr<CompiledProgram> &Out,
              const BuildSettings &S) {
   return buildCached(
-      Source, tagOf(Source, OptionText), "frontend", OptionText,
+      Source, "", tagOf(Source, OptionText), "frontend", OptionText,
       [&](LLVMContext &Ctx, const Options &Opts, std::unique_ptr<Module> &M) {
         M = compileSource(Ctx, Source, Opts, {}, Log);
         return M ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
@@ -643,8 +642,10 @@ cl_int buildIL(const std::string &Il,
                const std::string &OptionText, std::string &Log,
                std::unique_ptr<CompiledProgram> &Out, const BuildSettings &S) {
   std::string KeySource = ilKeySource(Il, Spec);
+  // Keyed apart from any OpenCL C source by an option no source build
+  // accepts.
   return buildCached(
-      KeySource, tagOf(KeySource, OptionText), "spirv", OptionText,
+      KeySource, "-x spirv ", tagOf(KeySource, OptionText), "spirv", OptionText,
       [&](LLVMContext &Ctx, const Options &Opts, std::unique_ptr<Module> &M) {
         std::string Triple;
         DataLayout DL("");
