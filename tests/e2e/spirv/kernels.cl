@@ -1,6 +1,6 @@
-// Kernels of tests/e2e/SpirvTests.cpp, compiled to SPIR-V (kernels.spvasm)
-// with clang-15
-// -target spir64 and llvm-spirv-15, then disassembled (spirv-dis).
+// Kernels of tests/e2e/SpirvTests.cpp, compiled to SPIR-V with clang-15
+// -target spir64 -cl-std=CL2.0 -O2 and llvm-spirv-15, then disassembled by
+// spirv-dis into kernels.spvasm (which the build assembles).
 kernel void scale_add(global const float *a, global float *b, float s) {
   size_t i = get_global_id(0);
   b[i] = a[i] * s + sqrt(a[i]);
