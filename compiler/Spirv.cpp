@@ -576,6 +576,17 @@ translateSpirv(LLVMContext &Ctx, const std::string &Il,
     return nullptr;
   }
   std::unique_ptr<Module> M = std::move(*Parsed);
+  // Initializer and Finalizer entry points become constructor lists. The
+  // device runs no program-scope constructors or destructors
+  // (CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT and _DTORS_PRESENT are false,
+  // clSetProgramReleaseCallback is refused): such a module is not built.
+  for (const char *List : {"llvm.global_ctors", "llvm.global_dtors"})
+    if (M->getNamedGlobal(List)) {
+      Log += "error: the module has Initializer or Finalizer entry points "
+             "(program-scope constructors or destructors), which the "
+             "device does not run\n";
+      return nullptr;
+    }
   M->setTargetTriple(Triple);
   M->setDataLayout(DL);
   ModuleAnalysisManager MAM;

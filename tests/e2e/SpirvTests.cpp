@@ -402,6 +402,20 @@ TEST_CASE(
   clReleaseProgram(P);
 }
 
+TEST_CASE("5.8.1 a module with an Initializer entry point (a program-scope "
+          "constructor) fails to build, with the reason",
+          "[spirv]") {
+  // The device runs no program-scope constructors (it reports none
+  // present); building one silently without would lose its effect.
+  Ctx X;
+  cl_program P = withIL(X.C, module("constructor.spv"));
+  CHECK(clBuildProgram(P, 1, &X.D, "", nullptr, nullptr) ==
+        CL_BUILD_PROGRAM_FAILURE);
+  CHECK(buildLog(P, X.D).find("Initializer or Finalizer entry points") !=
+        std::string::npos);
+  clReleaseProgram(P);
+}
+
 TEST_CASE("5.8.3 an IL program's second build is a kernel cache hit",
           "[spirv]") {
   const char *Dir = std::getenv("CLCPU_CACHE_DIR");
