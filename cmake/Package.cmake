@@ -25,6 +25,9 @@ set(CPACK_DEBIAN_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "ocl-icd-libopencl1 | opencl-icd-loader")
+# IL programs (clCreateProgramWithIL) run the SPIR-V translator as a
+# separate program (compiler/Spirv.cpp); OpenCL C works without it.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "llvm-spirv-15")
 set(CPACK_DEBIAN_PACKAGE_PROVIDES "opencl-icd")
 set(CPACK_STRIP_FILES ON)
 # The driver component only: the .icd file is the maintainer scripts' (see

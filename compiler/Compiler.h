@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace clcpu::compiler {
@@ -126,6 +127,43 @@ struct BuildSettings {
   std::string SourceDir;
   /// The driver's version, recorded in binaries and cache keys.
   std::string DriverVersion = "0";
+  /// The SPIR-V reader run for IL programs (compiler/Spirv.cpp); empty:
+  /// DefaultSpirvTranslator.
+  std::string SpirvTranslator;
+};
+
+/// The tool that reads SPIR-V into LLVM bitcode (Khronos'
+/// SPIRV-LLVM-Translator, Debian's llvm-spirv-15), run in its own process.
+inline constexpr const char *DefaultSpirvTranslator = "/usr/bin/llvm-spirv-15";
+
+/// The SPIR-V versions IL programs may have: 1.0 to this (what the
+/// translator reads), as 0x00MMmm00 like the module header's word.
+inline constexpr uint32_t MaxSpirvVersion = 0x00010400;
+
+/// What clCreateProgramWithIL and clSetProgramSpecializationConstant need to
+/// know of a SPIR-V module, read without translating it.
+struct SpirvInfo {
+  uint32_t Version = 0; // the header's 0x00MMmm00
+  /// Specialization constants: SpecId → size in bytes (1 for booleans, as
+  /// clSetProgramSpecializationConstant takes them) and kind.
+  struct SpecConstant {
+    uint32_t Size = 0;
+    char Kind = 'i'; // 'b' bool, 'i' integer, 'f' floating point
+  };
+  std::vector<std::pair<uint32_t, SpecConstant>> SpecConstants;
+};
+
+/// Reads \p Size bytes of SPIR-V at \p Data: the header, the instruction
+/// stream's framing, the addressing model and the capabilities (only those
+/// of the OpenCL environment the device supports). False, with the reason
+/// in \p Why, for a module the device cannot take: CL_INVALID_VALUE.
+bool inspectSpirv(const void *Data, size_t Size, SpirvInfo &Out,
+                  std::string &Why);
+
+/// A specialization constant's value (clSetProgramSpecializationConstant).
+struct SpecConstantValue {
+  uint32_t Id = 0;
+  std::vector<unsigned char> Bytes;
 };
 
 /// The OpenCL C 3.0 optional features clcpu supports: what the device
@@ -185,6 +223,24 @@ cl_int build(const std::string &Source, const std::string &OptionText,
 cl_int loadExecutable(const std::string &Payload, const std::string &OptionText,
                       std::string &Log, std::unique_ptr<CompiledProgram> &Out,
                       const BuildSettings &Settings = BuildSettings());
+
+/// clBuildProgram of a program created with clCreateProgramWithIL: the
+/// SPIR-V module \p Il, specialized with \p Spec, through the translator
+/// and the same pipeline as OpenCL C (and the same cache, keyed by the
+/// module, the constants and the options). Codes as build().
+cl_int buildIL(const std::string &Il,
+               const std::vector<SpecConstantValue> &Spec,
+               const std::string &OptionText, std::string &Log,
+               std::unique_ptr<CompiledProgram> &Out,
+               const BuildSettings &Settings = BuildSettings());
+
+/// clCompileProgram of an IL program: the translated module as a compiled
+/// object for link(). Codes as compile().
+cl_int compileIL(const std::string &Il,
+                 const std::vector<SpecConstantValue> &Spec,
+                 const std::string &OptionText, std::string &Log,
+                 std::string &Object,
+                 const BuildSettings &Settings = BuildSettings());
 
 /// Output of at least this many bytes goes past the last-level cache: a
 /// kernel's full vector stores into such an output buffer are non-temporal

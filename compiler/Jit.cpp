@@ -6,6 +6,7 @@
 #include "compiler/LinkBuiltins.h"
 #include "compiler/Pipeline.h"
 #include "compiler/Printf.h"
+#include "compiler/Spirv.h"
 #include "compiler/passes/CheckBounds.h"
 #include "compiler/passes/DeferFloatAdds.h"
 #include "scheduler/DeferredAdds.h"
@@ -580,9 +581,20 @@ cl_int loadCached(const std::string &Entry, const std::string &OptionText,
 }
 } // namespace
 
-cl_int build(const std::string &Source, const std::string &Requested,
-             std::string &Log, std::unique_ptr<CompiledProgram> &Out,
-             const BuildSettings &S) {
+namespace {
+/// Makes an unoptimized module of the program (\p Ctx, \p Opts set; the
+/// CL error code on failure).
+using FrontEndFn = llvm::function_ref<cl_int(
+    LLVMContext &Ctx, const Options &Opts, std::unique_ptr<Module> &M)>;
+
+/// clBuildProgram: the kernel cache (keyed by \p KeySource and the
+/// options, after \p KeyKind) first, else \p FrontEnd, the pipeline and
+/// the JIT, and the result into the cache.
+cl_int buildCached(const std::string &KeySource, const char *KeyKind,
+                   const std::string &Tag, const char *FrontEndStage,
+                   const std::string &Requested, FrontEndFn FrontEnd,
+                   std::string &Log, std::unique_ptr<CompiledProgram> &Out,
+                   const BuildSettings &S) {
   // CLCPU_CHECK_BOUNDS: as if the option were given, which also keys the
   // cache entry apart from the unchecked build's.
   const std::string OptionText =
@@ -595,13 +607,9 @@ cl_int build(const std::string &Source, const std::string &Requested,
     Log += "error: " + OptErr + "\n";
     return CL_INVALID_BUILD_OPTIONS;
   }
-  // A cached executable names the copy of its source the first build wrote:
-  // written again in case it was removed.
-  if (Opts.Debug && !S.SourceDir.empty())
-    writeDebugSources(S.SourceDir, Source, {}, Log);
   std::string Key;
   if (!S.CacheDir.empty()) {
-    Key = cache::key(Source, OptionText, S.DriverVersion);
+    Key = cache::key(KeySource, KeyKind + OptionText, S.DriverVersion);
     BinaryContents Entry;
     std::string Note;
     if (cache::load(S.CacheDir, Key, S.DriverVersion, Entry, Note) &&
@@ -621,14 +629,11 @@ cl_int build(const std::string &Source, const std::string &Requested,
         std::fprintf(stderr, "clcpu: %s\n", Note.c_str());
     }
   }
-  std::string Tag = tagOf(Source, OptionText);
   auto Ctx = std::make_unique<LLVMContext>();
   std::unique_ptr<Module> M;
-  if (cl_int Err = frontEnd(*Ctx, Source, OptionText, {}, Log, Opts, M,
-                            CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE,
-                            S.SourceDir))
+  if (cl_int Err = FrontEnd(*Ctx, Opts, M))
     return Err;
-  Timer.stage("frontend");
+  Timer.stage(FrontEndStage);
   cl_int Err = makeExecutable(std::move(Ctx), std::move(M), Opts, S, Tag, Timer,
                               Log, Out, CL_BUILD_PROGRAM_FAILURE);
   if (Err == CL_SUCCESS && !Key.empty()) {
@@ -644,6 +649,102 @@ cl_int build(const std::string &Source, const std::string &Requested,
     Timer.stage("cache store");
   }
   return Err;
+}
+
+/// What identifies an IL program's build besides its options: the module
+/// and the specialization constants' values.
+std::string ilKeySource(const std::string &Il,
+                        const std::vector<SpecConstantValue> &Spec) {
+  std::string K;
+  for (const SpecConstantValue &V : Spec) {
+    K += "spec " + std::to_string(V.Id) + ":";
+    for (unsigned char B : V.Bytes)
+      K += formatv("{0:x-2}", B).str();
+    K += "\n";
+  }
+  return K + Il;
+}
+
+/// The host's triple and data layout, for translated modules.
+cl_int hostTarget(std::string &Triple, DataLayout &DL, std::string &Log,
+                  cl_int FailCode) {
+  orc::JITTargetMachineBuilder JTMB = hostBuilder();
+  auto Layout = JTMB.getDefaultDataLayoutForTarget();
+  if (!Layout) {
+    Log += "internal error: " + toString(Layout.takeError()) + "\n";
+    return FailCode;
+  }
+  DL = *Layout;
+  Triple = JTMB.getTargetTriple().str();
+  return CL_SUCCESS;
+}
+} // namespace
+
+cl_int build(const std::string &Source, const std::string &OptionText,
+             std::string &Log, std::unique_ptr<CompiledProgram> &Out,
+             const BuildSettings &S) {
+  // -g: the copy of the source the DWARF names, written before the cache
+  // is asked (a cached executable names the copy its first build wrote,
+  // which may have been removed since).
+  std::string SourceDir;
+  Options Parsed;
+  std::string Unused;
+  if (!S.SourceDir.empty() && parseOptions(OptionText, Parsed, Unused) &&
+      Parsed.Debug)
+    SourceDir = writeDebugSources(S.SourceDir, Source, {}, Log);
+  return buildCached(
+      Source, "", tagOf(Source, OptionText), "frontend", OptionText,
+      [&](LLVMContext &Ctx, const Options &Opts, std::unique_ptr<Module> &M) {
+        Options WithSources = Opts;
+        WithSources.DebugSourceDir = SourceDir;
+        M = compileSource(Ctx, Source, WithSources, {}, Log);
+        return M ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
+      },
+      Log, Out, S);
+}
+
+cl_int buildIL(const std::string &Il,
+               const std::vector<SpecConstantValue> &Spec,
+               const std::string &OptionText, std::string &Log,
+               std::unique_ptr<CompiledProgram> &Out, const BuildSettings &S) {
+  std::string KeySource = ilKeySource(Il, Spec);
+  // Keyed apart from any OpenCL C source by an option no source build
+  // accepts.
+  return buildCached(
+      KeySource, "-x spirv ", tagOf(KeySource, OptionText), "spirv", OptionText,
+      [&](LLVMContext &Ctx, const Options &Opts, std::unique_ptr<Module> &M) {
+        std::string Triple;
+        DataLayout DL("");
+        if (cl_int Err = hostTarget(Triple, DL, Log, CL_BUILD_PROGRAM_FAILURE))
+          return Err;
+        M = translateSpirv(Ctx, Il, Spec, Opts, Triple, DL, S, Log);
+        return M ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
+      },
+      Log, Out, S);
+}
+
+cl_int compileIL(const std::string &Il,
+                 const std::vector<SpecConstantValue> &Spec,
+                 const std::string &OptionText, std::string &Log,
+                 std::string &Object, const BuildSettings &S) {
+  initTargets();
+  Options Opts;
+  std::string OptErr;
+  if (!parseOptions(OptionText, Opts, OptErr)) {
+    Log += "error: " + OptErr + "\n";
+    return CL_INVALID_COMPILER_OPTIONS;
+  }
+  std::string Triple;
+  DataLayout DL("");
+  if (cl_int Err = hostTarget(Triple, DL, Log, CL_COMPILE_PROGRAM_FAILURE))
+    return Err;
+  LLVMContext Ctx;
+  std::unique_ptr<Module> M =
+      translateSpirv(Ctx, Il, Spec, Opts, Triple, DL, S, Log);
+  if (!M)
+    return CL_COMPILE_PROGRAM_FAILURE;
+  Object = bitcodeOf(*M);
+  return CL_SUCCESS;
 }
 
 cl_int compile(const std::string &Source, const std::string &OptionText,

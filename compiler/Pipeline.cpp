@@ -3,7 +3,8 @@
 // A program's life in the compiler, each step with the file that does it:
 //
 //  1. OpenCL C → LLVM IR with in-process Clang        (Frontend.cpp)
-//  2. the builtin library functions it calls linked in (LinkBuiltins.cpp)
+//  2. the builtin library functions it calls linked in (LinkBuiltins.cpp),
+//     calls given their ABI               (passes/BuiltinCallAbi.cpp)
 //  3. integer division made trap-free        (passes/SafeIntegerDivision.cpp)
 //  4. a closed world: every helper inlined into the kernels     (this file)
 //  5. one work-group function `wg_<K>` per kernel  (WorkGroupFunction.cpp,
@@ -22,6 +23,7 @@
 #include "compiler/LinkBuiltins.h"
 #include "compiler/WorkGroupFunction.h"
 #include "compiler/passes/BlockedStores.h"
+#include "compiler/passes/BuiltinCallAbi.h"
 #include "compiler/passes/ConsecutiveGathers.h"
 #include "compiler/passes/DeferFloatAdds.h"
 #include "compiler/passes/GridStridePrefetch.h"
@@ -304,7 +306,10 @@ bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,
   M.setDataLayout(TM.createDataLayout());
   if (!linkBuiltins(M, Log))
     return false;
-  ModuleAnalysisManager NoAnalyses; // the two passes request none
+  ModuleAnalysisManager NoAnalyses; // the passes here request none
+  // Calls of a translated SPIR-V module pass wide vectors as values where
+  // the library takes them in memory (passes/BuiltinCallAbi.cpp).
+  BuiltinCallAbiPass().run(M, NoAnalyses);
   SafeIntegerDivisionPass().run(M, NoAnalyses);
   SmallVector<Function *, 8> KernelFns = closeWorld(M, TM);
   MathBuiltinsPass().run(M, NoAnalyses);

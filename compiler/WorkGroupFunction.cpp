@@ -21,6 +21,7 @@
 #include "compiler/analyses/SyncCalls.h"
 #include "compiler/passes/CheckBounds.h"
 #include "compiler/passes/DeferFloatAdds.h"
+#include "compiler/passes/FlattenAddressSpaces.h"
 #include "compiler/passes/LowerWorkGroupSync.h"
 #include "compiler/passes/PassRegistry.h"
 #include "compiler/passes/ProgressYields.h"
@@ -367,7 +368,8 @@ layOutLocalVariables(Module &M, Function &F, ArrayRef<Function *> KernelFns,
   const DataLayout &DL = M.getDataLayout();
   SmallVector<std::pair<GlobalVariable *, uint64_t>, 4> Locals;
   for (GlobalVariable &G : M.globals())
-    if (isKernelLocalVariable(G, K.Name) ||
+    if ((isKernelLocalVariable(G, K.Name) &&
+         !G.hasMetadata(WorkGroupVariableMetadata)) ||
         (isAnyKernelLocalVariable(G, KernelFns) && usedIn(G, F))) {
       uint64_t Align =
           std::max<uint64_t>(G.getAlign().valueOrOne().value(),
@@ -432,6 +434,10 @@ Function *cloneBody(Module &M, Function &F, const KernelInfo &K,
 } // namespace
 
 bool isKernelLocalVariable(const GlobalVariable &G, StringRef Kernel) {
+  // A module-scope variable of local memory from a SPIR-V module
+  // (passes/FlattenAddressSpaces.cpp) is every kernel's that uses it.
+  if (G.hasMetadata(WorkGroupVariableMetadata))
+    return true;
   return G.hasInternalLinkage() && !G.isConstant() && G.hasInitializer() &&
          isa<UndefValue>(G.getInitializer()) &&
          G.getName().starts_with((Kernel + ".").str());

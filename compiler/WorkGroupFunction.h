@@ -32,7 +32,9 @@ llvm::StringRef baseName(llvm::StringRef N);
 
 /// Whether \p G is a __local variable declared in kernel \p Kernel (an
 /// internal, uninitialized, writable global named "<kernel>.<var>": how
-/// Clang emits them on this target).
+/// Clang emits them on this target), or a module-scope local-memory
+/// variable of a SPIR-V module (WorkGroupVariableMetadata), which belongs to
+/// every kernel that uses it.
 bool isKernelLocalVariable(const llvm::GlobalVariable &G,
                            llvm::StringRef Kernel);
 

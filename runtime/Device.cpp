@@ -23,6 +23,9 @@ const std::vector<NamedVersion> DeviceExtensions = {
 #include "compiler/Extensions.def"
 };
 
+/// The last minor version of SPIR-V 1.x that IL programs may have.
+cl_uint spirvMaxMinor() { return (compiler::MaxSpirvVersion >> 8) & 0xff; }
+
 /// OpenCL C 3.0 optional features: compiler::openclCFeatures(), the one list
 /// the compiler also defines the feature macros from.
 std::vector<cl_name_version> openclCFeatures() {
@@ -577,10 +580,24 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   case CL_DEVICE_BUILT_IN_KERNELS:
     return Out.string("");
   case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
-  case CL_DEVICE_ILS_WITH_VERSION:
     return Out.bytes(nullptr, 0);
-  case CL_DEVICE_IL_VERSION:
-    return Out.string("");
+  // SPIR-V 1.0 up to what the translator reads (compiler/Spirv.cpp).
+  case CL_DEVICE_ILS_WITH_VERSION: {
+    std::vector<cl_name_version> V;
+    for (cl_uint Minor = 0; Minor <= spirvMaxMinor(); ++Minor) {
+      cl_name_version NV{};
+      NV.version = CL_MAKE_VERSION(1, Minor, 0);
+      std::strncpy(NV.name, "SPIR-V", CL_NAME_VERSION_MAX_NAME_SIZE - 1);
+      V.push_back(NV);
+    }
+    return Out.array(V);
+  }
+  case CL_DEVICE_IL_VERSION: {
+    std::string S;
+    for (cl_uint Minor = 0; Minor <= spirvMaxMinor(); ++Minor)
+      S += (S.empty() ? "SPIR-V_1." : " SPIR-V_1.") + std::to_string(Minor);
+    return Out.string(S);
+  }
   case CL_DEVICE_PARENT_DEVICE:
     return Out.value<cl_device_id>(Parent ? Parent->handle() : nullptr);
   case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:

@@ -44,6 +44,12 @@ Program::Program(Context *C, std::string Src, Origin O)
   Ctx->retainInternal();
 }
 
+Program::Program(Context *C, std::string Module, compiler::SpirvInfo Info)
+    : Ctx(C), Devices(C->devices()), Orig(Origin::IL), Il(std::move(Module)),
+      IlInfo(std::move(Info)) {
+  Ctx->retainInternal();
+}
+
 Program::Program(Context *C, compiler::BinaryContents Binary,
                  std::vector<Device *> Devs)
     : Ctx(C), Devices(std::move(Devs)), Orig(Origin::Binary),
@@ -89,6 +95,7 @@ compiler::BuildSettings Program::buildSettings() {
   S.PerfMap = C.PerfMap;
   S.CheckBounds = C.CheckBounds;
   S.DriverVersion = DriverVersionString;
+  S.SpirvTranslator = C.SpirvTranslator;
   return S;
 }
 
@@ -103,9 +110,9 @@ cl_int Program::begin(const std::string &OptText, bool NeedSource) {
   // clCompileProgram: CL_INVALID_OPERATION if program has no source or IL
   // available, i.e. it has not been created with clCreateProgramWithSource
   // or clCreateProgramWithIL.
-  if (NeedSource && Orig != Origin::Source)
-    return fail(CL_INVALID_OPERATION, "program was not created from source",
-                Ctx);
+  if (NeedSource && Orig != Origin::Source && Orig != Origin::IL)
+    return fail(CL_INVALID_OPERATION,
+                "program was not created from source or IL", Ctx);
   // CL_INVALID_OPERATION if the build of a program executable for any of
   // the devices listed in device_list by a previous call to clBuildProgram
   // for program has not completed.
@@ -150,7 +157,51 @@ cl_int Program::dispatch(std::function<cl_int()> Work, ProgramNotifyFn Notify,
   return CL_SUCCESS;
 }
 
-cl_int Program::runBuild(const std::string &OptText) {
+std::vector<compiler::SpecConstantValue> Program::specSnapshot() const {
+  std::lock_guard<std::mutex> G(Lock);
+  return Spec;
+}
+
+cl_int Program::setSpecConstant(cl_uint Id, size_t Size, const void *Value) {
+  // CL_INVALID_PROGRAM if program is not a valid program object created
+  // from an intermediate language (e.g. SPIR-V).
+  if (Orig != Origin::IL)
+    return fail(CL_INVALID_PROGRAM,
+                "program was not created from an intermediate language", Ctx);
+  // CL_INVALID_SPEC_ID if spec_id is not a valid specialization constant
+  // identifier.
+  const compiler::SpirvInfo::SpecConstant *C = nullptr;
+  for (const auto &[SpecId, Const] : IlInfo.SpecConstants)
+    if (SpecId == Id)
+      C = &Const;
+  if (!C)
+    return fail(
+        CL_INVALID_SPEC_ID,
+        "the module has no specialization constant " + std::to_string(Id), Ctx);
+  // CL_INVALID_VALUE if spec_size does not match the size of the
+  // specialization constant in the module, or if spec_value is NULL.
+  // ("This should be 1 for boolean constants.")
+  if (Size != C->Size)
+    return fail(CL_INVALID_VALUE,
+                "spec_size is " + std::to_string(Size) +
+                    ", specialization constant " + std::to_string(Id) +
+                    " has " + std::to_string(C->Size) + " bytes",
+                Ctx);
+  if (!Value)
+    return fail(CL_INVALID_VALUE, "spec_value is NULL", Ctx);
+  const auto *Bytes = static_cast<const unsigned char *>(Value);
+  std::lock_guard<std::mutex> G(Lock);
+  for (compiler::SpecConstantValue &V : Spec)
+    if (V.Id == Id) {
+      V.Bytes.assign(Bytes, Bytes + Size);
+      return CL_SUCCESS;
+    }
+  Spec.push_back({Id, std::vector<unsigned char>(Bytes, Bytes + Size)});
+  return CL_SUCCESS;
+}
+
+cl_int Program::runBuild(const std::string &OptText,
+                         const std::vector<compiler::SpecConstantValue> &Sp) {
   std::string NewLog;
   std::unique_ptr<compiler::CompiledProgram> Compiled;
   compiler::BuildSettings S = buildSettings();
@@ -169,6 +220,8 @@ cl_int Program::runBuild(const std::string &OptText) {
       if (Err != CL_SUCCESS)
         Err = CL_BUILD_PROGRAM_FAILURE;
     }
+  } else if (Orig == Origin::IL) {
+    Err = compiler::buildIL(Il, Sp, OptText, NewLog, Compiled, S);
   } else {
     Err = compiler::build(Source, OptText, NewLog, Compiled, S);
   }
@@ -197,20 +250,27 @@ cl_int Program::build(const char *Opts, ProgramNotifyFn Notify, void *User) {
   // invalid (checked before an asynchronous build starts).
   compiler::Options Parsed;
   std::string OptErr;
-  if (Orig == Origin::Source &&
+  if ((Orig == Origin::Source || Orig == Origin::IL) &&
       !compiler::parseOptions(OptText, Parsed, OptErr))
     return fail(CL_INVALID_BUILD_OPTIONS, "invalid build options: " + OptErr,
                 Ctx);
   if (cl_int Err = begin(OptText, /*NeedSource=*/false))
     return Err;
-  return dispatch([this, OptText] { return runBuild(OptText); }, Notify, User);
+  std::vector<compiler::SpecConstantValue> Sp = specSnapshot();
+  return dispatch([this, OptText, Sp] { return runBuild(OptText, Sp); }, Notify,
+                  User);
 }
 
 cl_int Program::runCompile(const std::string &OptText,
-                           const std::vector<compiler::Header> &Headers) {
+                           const std::vector<compiler::Header> &Headers,
+                           const std::vector<compiler::SpecConstantValue> &Sp) {
   std::string NewLog, Obj;
-  cl_int Err =
-      compiler::compile(Source, OptText, Headers, NewLog, Obj, buildSettings());
+  // An IL program's headers are ignored: it has no #include.
+  cl_int Err = Orig == Origin::IL
+                   ? compiler::compileIL(Il, Sp, OptText, NewLog, Obj,
+                                         buildSettings())
+                   : compiler::compile(Source, OptText, Headers, NewLog, Obj,
+                                       buildSettings());
   {
     std::lock_guard<std::mutex> G(Lock);
     Building = false;
@@ -239,9 +299,10 @@ cl_int Program::compile(const char *Opts,
                 "invalid compiler options: " + OptErr, Ctx);
   if (cl_int Err = begin(OptText, /*NeedSource=*/true))
     return Err;
+  std::vector<compiler::SpecConstantValue> Sp = specSnapshot();
   return dispatch(
-      [this, OptText, Headers] { return runCompile(OptText, Headers); }, Notify,
-      User);
+      [this, OptText, Headers, Sp] { return runCompile(OptText, Headers, Sp); },
+      Notify, User);
 }
 
 cl_int Program::link(Context *C, std::vector<Device *> Devs, const char *Opts,
@@ -349,10 +410,12 @@ cl_int Program::getInfo(cl_program_info Param, InfoOut Out) const {
   case CL_PROGRAM_SOURCE:
     return Out.string(Source);
   case CL_PROGRAM_IL:
-    // "If program is created with clCreateProgramWithSource ... the memory
-    // pointed to by param_value will be unchanged and param_value_size_ret
-    // will be set to 0."
-    return Out.bytes(nullptr, 0);
+    // "Returns the program IL for programs created with
+    // clCreateProgramWithIL." "If program is created with
+    // clCreateProgramWithSource ... the memory pointed to by param_value
+    // will be unchanged and param_value_size_ret will be set to 0."
+    return Orig == Origin::IL ? Out.bytes(Il.data(), Il.size())
+                              : Out.bytes(nullptr, 0);
   case CL_PROGRAM_BINARY_SIZES:
     // One build serves every device: each gets the same binary.
     return Out.array(std::vector<size_t>(Devs.size(), binary().size()));

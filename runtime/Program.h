@@ -2,7 +2,8 @@
 #define CLCPU_RUNTIME_PROGRAM_H
 
 // Program objects (OpenCL 3.0 API spec, 5.8 "Program Objects"): created from
-// OpenCL C source or from a clcpu program binary (compiler/Binary.h), built
+// OpenCL C source, a SPIR-V module (compiler/Spirv.cpp) or a clcpu program
+// binary (compiler/Binary.h), built
 // in process by compiler/ (Clang + ORC JIT), with the on-disk kernel cache.
 
 #include "compiler/Binary.h"
@@ -29,11 +30,14 @@ using ProgramNotifyFn = void(CL_CALLBACK *)(cl_program, void *);
 /// pfn_notify), with `Building` set.
 class Program : public Object<Program, _cl_program, ObjectKind::Program> {
 public:
-  enum class Origin { Source, Binary, Linked };
+  enum class Origin { Source, IL, Binary, Linked };
 
   /// Created by clCreateProgramWithSource (\p O Source) or clLinkProgram
   /// (\p O Linked).
   Program(Context *Ctx, std::string Source, Origin O = Origin::Source);
+  /// Created by clCreateProgramWithIL from SPIR-V module \p Il, checked by
+  /// compiler::inspectSpirv (\p Info).
+  Program(Context *Ctx, std::string Il, compiler::SpirvInfo Info);
   /// Created by clCreateProgramWithBinary from a checked binary, for the
   /// devices of its device_list.
   Program(Context *Ctx, compiler::BinaryContents Binary,
@@ -45,6 +49,11 @@ public:
   const std::string &source() const { return Source; }
   bool hasDevice(const Device *D) const;
   const std::vector<Device *> &devices() const { return Devices; }
+
+  /// clSetProgramSpecializationConstant after the handle check:
+  /// CL_SUCCESS, CL_INVALID_PROGRAM (not an IL program), CL_INVALID_SPEC_ID
+  /// or CL_INVALID_VALUE. The value applies to the next build or compile.
+  cl_int setSpecConstant(cl_uint Id, size_t Size, const void *Value);
 
   /// clBuildProgram after the argument checks. Without \p Notify it is
   /// synchronous and returns CL_SUCCESS, CL_INVALID_OPERATION (build running
@@ -92,7 +101,10 @@ private:
   std::vector<Device *> Devices;
   std::string Source;
   Origin Orig;
-  compiler::BinaryContents Input; // Origin::Binary
+  std::string Il;             // Origin::IL: the module (immutable)
+  compiler::SpirvInfo IlInfo; // its specialization constants
+  std::vector<compiler::SpecConstantValue> Spec; // guarded by Lock
+  compiler::BinaryContents Input;                // Origin::Binary
   std::atomic<int> Kernels{0};
   mutable std::mutex Lock; // guards everything below
   bool Building = false;
@@ -104,12 +116,17 @@ private:
   cl_program_binary_type ObjectType = CL_PROGRAM_BINARY_TYPE_NONE;
 
   /// Marks a build/compile as running; fails if one is or kernels exist, or
-  /// (\p NeedSource) if the program has no source.
+  /// (\p NeedSource) if the program has no source or IL.
   cl_int begin(const std::string &Opts, bool NeedSource);
-  /// The build itself (runs outside the lock), then the new state.
-  cl_int runBuild(const std::string &Opts);
+  /// The build itself (runs outside the lock, with the specialization
+  /// constants \p Spec set when it began), then the new state.
+  cl_int runBuild(const std::string &Opts,
+                  const std::vector<compiler::SpecConstantValue> &Spec);
   cl_int runCompile(const std::string &Opts,
-                    const std::vector<compiler::Header> &Headers);
+                    const std::vector<compiler::Header> &Headers,
+                    const std::vector<compiler::SpecConstantValue> &Spec);
+  /// The specialization constants set so far (for a build that begins).
+  std::vector<compiler::SpecConstantValue> specSnapshot() const;
   /// Runs \p Work now, or (with \p Notify) on a background thread that then
   /// calls \p Notify; the program stays alive until then.
   cl_int dispatch(std::function<cl_int()> Work, ProgramNotifyFn Notify,

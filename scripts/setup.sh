@@ -9,6 +9,8 @@ PACKAGES=(
   opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 clinfo
   libtbb-dev libhwloc-dev libboost-context-dev libboost-dev libsleef-dev
   catch2 python3 python3-matplotlib
+  llvm-spirv-15  # reads SPIR-V modules (IL programs) into LLVM bitcode
+  spirv-tools    # spirv-as: the tests' SPIR-V modules from their text
   file  # cpack -G DEB finds the ELF files it computes Depends from
   gdb   # tests/CMakeLists.txt: gdb_kernel_session (docs/DEBUGGING.md)
 )

@@ -349,7 +349,7 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context,
                                                           const void *il,
                                                           size_t length,
                                                           cl_int *errcode_ret) {
-  return apiCreate<cl_program>(__func__, errcode_ret, [&](cl_program &) {
+  return apiCreate<cl_program>(__func__, errcode_ret, [&](cl_program &Out) {
     // CL_INVALID_CONTEXT if context is not a valid context.
     Context *C = Context::fromHandle(context);
     if (!C)
@@ -357,13 +357,26 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context,
     // CL_INVALID_VALUE if il is NULL or if length is zero.
     if (!il || length == 0)
       return fail(CL_INVALID_VALUE, "il is NULL or length is 0", C);
-    // CL_INVALID_OPERATION if no devices in context support intermediate
-    // language programs (CL_DEVICE_IL_VERSION is empty).
-    return fail(CL_INVALID_OPERATION,
-                "no device of the context supports intermediate language "
-                "programs",
-                C);
+    if (hostRangeWraps(il, length))
+      return fail(CL_INVALID_VALUE, "il + length wraps the address space", C);
+    // CL_INVALID_VALUE if the length-byte memory pointed to by il does not
+    // contain well-formed intermediate language input appropriate for the
+    // deployment environment.
+    compiler::SpirvInfo Info;
+    std::string Why;
+    if (!compiler::inspectSpirv(il, length, Info, Why))
+      return fail(CL_INVALID_VALUE, "il: " + Why, C);
+    Out = (new Program(C, std::string(static_cast<const char *>(il), length),
+                       std::move(Info)))
+              ->handle();
+    return CL_SUCCESS;
   });
+}
+
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithILKHR(
+    cl_context context, const void *il, size_t length, cl_int *errcode_ret) {
+  // cl_khr_il_program: the same as the core function of OpenCL 2.1.
+  return clCreateProgramWithIL(context, il, length, errcode_ret);
 }
 
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
@@ -423,17 +436,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(
 CL_API_ENTRY cl_int CL_API_CALL
 clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id,
                                    size_t spec_size, const void *spec_value) {
-  (void)spec_id;
-  (void)spec_size;
-  (void)spec_value;
-  // CL_INVALID_PROGRAM if program is not a valid program object created
-  // from an intermediate language (e.g. SPIR-V): ProgramCheck is the first
-  // half, no program is created from one.
   return objectCall<Program>(__func__, program, ProgramCheck, [&](Program *P) {
-    // CL_INVALID_OPERATION if no devices associated with program support
-    // intermediate language programs.
-    return fail(CL_INVALID_OPERATION,
-                "no device supports intermediate language programs",
-                P->context());
+    return P->setSpecConstant(spec_id, spec_size, spec_value);
   });
 }

@@ -1,0 +1,34 @@
+//===- compiler/Spirv.h - SPIR-V modules to LLVM IR -------------*- C++ -*-===//
+//
+// The interface of compiler/Spirv.cpp: the IL programs' front end.
+
+#ifndef CLCPU_COMPILER_SPIRV_H
+#define CLCPU_COMPILER_SPIRV_H
+
+#include "compiler/Compiler.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class DataLayout;
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace clcpu::compiler {
+
+/// SPIR-V module \p Il (specialized with \p Spec) → unoptimized LLVM IR
+/// for the host (\p Triple, \p DL) in the front end's shape: flat address
+/// spaces, the builtins' host names, the host CPU's function attributes.
+/// nullptr on error, with the reason in \p Log.
+std::unique_ptr<llvm::Module>
+translateSpirv(llvm::LLVMContext &Ctx, const std::string &Il,
+               const std::vector<SpecConstantValue> &Spec, const Options &Opts,
+               const std::string &Triple, const llvm::DataLayout &DL,
+               const BuildSettings &S, std::string &Log);
+
+} // namespace clcpu::compiler
+
+#endif
