@@ -324,3 +324,30 @@ TEST_CASE("Bounds check: a correct kernel with barriers, __local memory and "
   clReleaseMemObject(OutBuf);
   clReleaseKernel(K);
 }
+
+// Run by ctest's e2e_check_bounds_env with CLCPU_CHECK_BOUNDS=1: a program
+// built without the option is checked all the same.
+TEST_CASE("Bounds check: CLCPU_CHECK_BOUNDS=1 checks a program built "
+          "without the option",
+          "[.check-bounds-env]") {
+  Checked T;
+  cl_kernel K = T.kernel(R"(
+    kernel void plain_copy(global int *out, global const int *in) {
+      size_t i = get_global_id(0);
+      out[i] = in[i];
+    })",
+                         "plain_copy", "");
+  std::vector<int> In(N, 1);
+  cl_mem InBuf = T.buffer(N * sizeof(int), In.data());
+  cl_mem Out = T.buffer(N * sizeof(int));
+  clSetKernelArg(K, 0, sizeof Out, &Out);
+  clSetKernelArg(K, 1, sizeof InBuf, &InBuf);
+  CHECK(T.run(K, N + 16, 16) == CL_OUT_OF_RESOURCES);
+  std::string Report = T.report();
+  INFO(Report);
+  CHECK(has(Report, "kernel 'plain_copy', work-item (64,0,0)"));
+  CHECK(has(Report, "load of 4 bytes from argument 1 'in'"));
+  clReleaseMemObject(InBuf);
+  clReleaseMemObject(Out);
+  clReleaseKernel(K);
+}
