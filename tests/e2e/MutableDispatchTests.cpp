@@ -12,6 +12,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -89,6 +91,7 @@ kernel void ids(global uint *gid, global uint *lsz) {
   gid[i] = get_global_id(0);
   lsz[i] = get_local_size(0);
 }
+kernel void set(global uint *x, uint v) { x[get_global_id(0)] = v; }
 kernel void grid(global uint *out) {
   out[get_global_id(1) * get_global_size(0) + get_global_id(0)] =
       get_global_size(0) * 100 + get_global_size(1);
@@ -699,4 +702,49 @@ TEST_CASE("cl_khr_command_buffer_mutable_dispatch (errors): each bad input "
     CHECK(K == Plus);
     CHECK(F.clReleaseCommandBufferKHR(CB) == CL_SUCCESS);
   }
+}
+
+TEST_CASE("cl_khr_command_buffer_mutable_dispatch (Mutable Commands): "
+          "updates from one thread while another replays; every replay runs "
+          "one whole configuration",
+          "[mutable_dispatch]") {
+  Env E;
+  MutableFns F;
+  const size_t N = 4096;
+  cl_mem X = E.buffer(std::vector<cl_uint>(N, 0));
+  cl_kernel Set = E.kernel(Kernels, "set");
+  E.arg(Set, 0, X);
+  E.arg(Set, 1, cl_uint(0));
+  cl_command_buffer_khr CB =
+      F.create(E.Q, CL_COMMAND_BUFFER_MUTABLE_KHR |
+                        CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR);
+  cl_mutable_command_khr M = F.record(CB, Set, N);
+  REQUIRE(F.clFinalizeCommandBufferKHR(CB) == CL_SUCCESS);
+  std::atomic<bool> Done{false};
+  std::atomic<int> UpdateErrors{0};
+  std::thread Updater([&] {
+    for (cl_uint V = 1; V <= 300; ++V) {
+      const cl_mutable_dispatch_arg_khr Arg[] = {{1, sizeof V, &V}};
+      khr::MutableDispatchConfig C = config(M);
+      C.num_args = 1;
+      C.arg_list = Arg;
+      if (F.update(CB, C) != CL_SUCCESS)
+        ++UpdateErrors;
+    }
+    Done = true;
+  });
+  int Torn = 0, Replays = 0;
+  while (!Done || Replays < 3) {
+    REQUIRE(F.replay(CB) == CL_SUCCESS);
+    std::vector<cl_uint> Got = E.read<cl_uint>(X, N); // blocking: in order
+    Torn += std::count(Got.begin(), Got.end(), Got[0]) != ptrdiff_t(N);
+    ++Replays;
+  }
+  Updater.join();
+  CHECK(UpdateErrors == 0);
+  CHECK(Torn == 0);
+  // The last update is what the next replay runs.
+  REQUIRE(F.replay(CB) == CL_SUCCESS);
+  sched::expectEqual(E.read<cl_uint>(X, N), std::vector<cl_uint>(N, 300), "X");
+  CHECK(F.clReleaseCommandBufferKHR(CB) == CL_SUCCESS);
 }
