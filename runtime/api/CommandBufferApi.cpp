@@ -170,6 +170,56 @@ cl_int recordCall(const char *Name, cl_command_buffer_khr command_buffer,
       });
 }
 
+/// clCommandNDRangeKernelKHR's command after the checks every command
+/// shares: \p Work, and \p M, its mutable-dispatch where it needs one
+/// (\p WantHandle, or arguments left to set).
+cl_int kernelCommandWork(CommandBuffer *B, NDRangeProperties P,
+                         cl_kernel kernel, cl_uint work_dim,
+                         const size_t *global_work_offset,
+                         const size_t *global_work_size,
+                         const size_t *local_work_size, bool WantHandle,
+                         CommandWork &Work, MutableCommand *&M) {
+  // "kernel is a valid kernel object, which must have its arguments set
+  // unless the command has the CL_MUTABLE_DISPATCH_ARGUMENTS_KHR property
+  // set": set in the properties given, on a command-buffer whose commands
+  // can be updated.
+  bool ArgsLater = B->isMutable() && P.HasFields &&
+                   (P.Fields & CL_MUTABLE_DISPATCH_ARGUMENTS_KHR);
+  Kernel *K = nullptr;
+  if (cl_int Err =
+          checkNDRangeKernel(B->queue(), kernel, work_dim, ArgsLater, K))
+    return Err;
+  cl_uint Missing = 0;
+  if (WantHandle || !K->argsComplete(Missing)) {
+    // A mutable-dispatch: its own copy of the arguments, which
+    // clUpdateMutableCommandsKHR changes.
+    M = new MutableCommand(B, K, std::move(P.List), P.Fields);
+    if (cl_int Err = M->record(work_dim, global_work_offset, global_work_size,
+                               local_work_size, Work)) {
+      M->releaseInternal();
+      return Err;
+    }
+  } else {
+    // Recording packs the arguments as they are now (the spec's snapshot
+    // at record time), looks up the work-group function and plans the
+    // work-groups: a replay only runs the launch.
+    LaunchDescription R;
+    bool Empty = false;
+    if (cl_int Err = planNDRange(B->queue(), K, work_dim, global_work_offset,
+                                 global_work_size, local_work_size, R, Empty))
+      return Err;
+    std::shared_ptr<KernelLaunch> L;
+    if (!Empty)
+      if (cl_int Err = K->prepare(B->queue(), R, L))
+        return Err;
+    if (L)
+      Work = [L = std::move(L)] { return runLaunch(*L); };
+    else
+      Work = [] { return CL_SUCCESS; }; // an empty NDRange
+  }
+  return CL_SUCCESS;
+}
+
 /// The image commands: the device has no images (CL_DEVICE_IMAGE_SUPPORT is
 /// CL_FALSE), so the image argument \p What is never valid.
 cl_int noImage(CommandBuffer *B, cl_mem Image, const char *What) {
@@ -463,47 +513,13 @@ cl_int CL_API_CALL khr::clCommandNDRangeKernelKHR(
               "CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR "
               "needs a local_work_size",
               C);
-        // "kernel is a valid kernel object, which must have its arguments
-        // set unless the command has the CL_MUTABLE_DISPATCH_ARGUMENTS_KHR
-        // property set": set in the properties given, on a command-buffer
-        // whose commands can be updated.
-        bool ArgsLater = B->isMutable() && P.HasFields &&
-                         (P.Fields & CL_MUTABLE_DISPATCH_ARGUMENTS_KHR);
-        Kernel *K = nullptr;
-        if (cl_int Err =
-                checkNDRangeKernel(B->queue(), kernel, work_dim, ArgsLater, K))
-          return Err;
-        cl_uint Missing = 0;
         CommandWork Work;
         MutableCommand *M = nullptr;
-        if (mutable_handle || !K->argsComplete(Missing)) {
-          // A mutable-dispatch: its own copy of the arguments, which
-          // clUpdateMutableCommandsKHR changes.
-          M = new MutableCommand(B, K, std::move(P.List), P.Fields);
-          if (cl_int Err = M->record(work_dim, global_work_offset,
-                                     global_work_size, local_work_size, Work)) {
-            M->releaseInternal();
-            return Err;
-          }
-        } else {
-          // Recording packs the arguments as they are now (the spec's
-          // snapshot at record time), looks up the work-group function and
-          // plans the work-groups: a replay only runs the launch.
-          LaunchDescription R;
-          bool Empty = false;
-          if (cl_int Err =
-                  planNDRange(B->queue(), K, work_dim, global_work_offset,
-                              global_work_size, local_work_size, R, Empty))
-            return Err;
-          std::shared_ptr<KernelLaunch> L;
-          if (!Empty)
-            if (cl_int Err = K->prepare(B->queue(), R, L))
-              return Err;
-          if (L)
-            Work = [L = std::move(L)] { return runLaunch(*L); };
-          else
-            Work = [] { return CL_SUCCESS; }; // an empty NDRange
-        }
+        if (cl_int Err = kernelCommandWork(B, std::move(P), kernel, work_dim,
+                                           global_work_offset, global_work_size,
+                                           local_work_size,
+                                           mutable_handle != nullptr, Work, M))
+          return Err;
         if (cl_int Err = B->record(std::move(Work), sync_point, M))
           return Err;
         if (mutable_handle)
