@@ -4,6 +4,7 @@
 #include "runtime/Config.h"
 #include "runtime/Error.h"
 #include "runtime/ExtensionEnums.h"
+#include "runtime/MutableCommand.h"
 #include "runtime/Platform.h"
 #include "runtime/Topology.h"
 #include "scheduler/Executor.h"
@@ -558,12 +559,18 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
     return Out.array(openclCFeatures());
   // cl_khr_command_buffer: kernels with printf run in command-buffers like
   // anywhere (printf writes at once, compiler/Printf.cpp); there
-  // is no device-side enqueue. Replays never change what they run, so any
-  // number may be pending at once (simultaneous use).
+  // is no device-side enqueue. A replay runs the works of its enqueue
+  // (updates make new ones), so any number may be pending at once
+  // (simultaneous use).
   case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
     return Out.value<cl_device_command_buffer_capabilities_khr>(
         CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR |
         CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR);
+  // cl_khr_command_buffer_mutable_dispatch: an update makes the changed
+  // command's work again, so every field can change (runtime/
+  // MutableCommand.h).
+  case CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR:
+    return Out.value<cl_mutable_dispatch_fields_khr>(MutableDispatchFields);
   // A command-buffer replays on a queue of any properties: in order or out
   // of order, with or without profiling.
   case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR:

@@ -155,7 +155,8 @@ cl_int LaunchWork::operator()() const {
 
 Kernel::Kernel(Program *P, std::shared_ptr<const compiler::CompiledProgram> E,
                const compiler::KernelInfo &I)
-    : Prog(P), Exe(std::move(E)), Info(I), Args(I.Args.size()) {
+    : Prog(P), Exe(std::move(E)), Info(I) {
+  State.Args.resize(I.Args.size());
   Prog->retainInternal();
   Prog->kernelAttached();
 }
@@ -167,8 +168,7 @@ Kernel::~Kernel() {
 
 Context *Kernel::context() const { return Prog->context(); }
 
-uint64_t Kernel::argExtent(size_t Index) const {
-  const ArgValue &V = Args[Index];
+uint64_t Kernel::argExtent(const ArgValue &V, size_t Index) const {
   if (V.LocalSize)
     return V.LocalSize;
   if (!Info.Args[Index].isPointer())
@@ -188,10 +188,20 @@ uint64_t Kernel::argExtent(size_t Index) const {
 }
 
 cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
+  ArgValue V;
+  if (cl_int Err = checkArg(Index, Size, Value, V))
+    return Err;
+  std::lock_guard<std::mutex> G(Lock);
+  State.Args[Index] = std::move(V);
+  return CL_SUCCESS;
+}
+
+cl_int Kernel::checkArg(cl_uint Index, size_t Size, const void *Value,
+                        ArgValue &V) const {
   if (cl_int Err = checkArgIndex(Info, Index, context()))
     return Err;
   const compiler::ArgInfo &A = Info.Args[Index];
-  ArgValue V;
+  V = ArgValue();
   V.Set = true;
   if (A.AddressSpace == compiler::ArgLocal) {
     // CL_INVALID_ARG_VALUE if arg_value is not NULL for an argument declared
@@ -243,12 +253,19 @@ cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
     auto *B = static_cast<const unsigned char *>(Value);
     V.Bytes.assign(B, B + Size);
   }
-  std::lock_guard<std::mutex> G(Lock);
-  Args[Index] = std::move(V);
   return CL_SUCCESS;
 }
 
 cl_int Kernel::setArgSvm(cl_uint Index, const void *Ptr) {
+  ArgValue V;
+  if (cl_int Err = checkArgSvm(Index, Ptr, V))
+    return Err;
+  std::lock_guard<std::mutex> G(Lock);
+  State.Args[Index] = std::move(V);
+  return CL_SUCCESS;
+}
+
+cl_int Kernel::checkArgSvm(cl_uint Index, const void *Ptr, ArgValue &V) const {
   if (cl_int Err = checkArgIndex(Info, Index, context()))
     return Err;
   // CL_INVALID_ARG_VALUE if arg_value specified is not a valid value: an
@@ -260,22 +277,37 @@ cl_int Kernel::setArgSvm(cl_uint Index, const void *Ptr) {
                 "argument " + std::to_string(Index) +
                     " is not a pointer to global or constant memory",
                 context());
-  ArgValue V;
+  V = ArgValue();
   V.Set = true;
   V.SvmPtr = const_cast<void *>(Ptr);
-  std::lock_guard<std::mutex> G(Lock);
-  Args[Index] = std::move(V);
   return CL_SUCCESS;
 }
 
 cl_int Kernel::setExecInfo(cl_kernel_exec_info Param, size_t Size,
                            const void *Value) {
+  // Checked and applied to a copy, stored under the lock: fail() calls the
+  // application's pfn_notify, which must not run under the lock.
+  ArgState S;
+  {
+    std::lock_guard<std::mutex> G(Lock);
+    S.SvmPtrs = State.SvmPtrs;
+    S.FineGrainSystem = State.FineGrainSystem;
+  }
+  if (cl_int Err = setExecInfoIn(S, Param, Size, Value))
+    return Err;
+  std::lock_guard<std::mutex> G(Lock);
+  State.SvmPtrs = std::move(S.SvmPtrs);
+  State.FineGrainSystem = S.FineGrainSystem;
+  return CL_SUCCESS;
+}
+
+cl_int Kernel::setExecInfoIn(ArgState &S, cl_kernel_exec_info Param,
+                             size_t Size, const void *Value) const {
   // An empty CL_KERNEL_EXEC_INFO_SVM_PTRS list (param_value_size 0,
   // param_value NULL) clears the pointers set before; the CTS
   // (test_svm/set_kernel_exec_info_svm_ptrs) unsets them this way.
   if (Param == CL_KERNEL_EXEC_INFO_SVM_PTRS && Size == 0 && !Value) {
-    std::lock_guard<std::mutex> G(Lock);
-    SvmPtrs.clear();
+    S.SvmPtrs.clear();
     return CL_SUCCESS;
   }
   // CL_INVALID_VALUE if ... param_value is NULL or if the size specified by
@@ -291,8 +323,7 @@ cl_int Kernel::setExecInfo(cl_kernel_exec_info Param, size_t Size,
     // The pointers need no action on a CPU (they are valid as they are);
     // they are kept for the kernel's lifetime as the spec describes.
     auto *P = static_cast<void *const *>(Value);
-    std::lock_guard<std::mutex> G(Lock);
-    SvmPtrs.assign(P, P + Size / sizeof(void *));
+    S.SvmPtrs.assign(P, P + Size / sizeof(void *));
     return CL_SUCCESS;
   }
   case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM: {
@@ -303,8 +334,7 @@ cl_int Kernel::setExecInfo(cl_kernel_exec_info Param, size_t Size,
     // CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM and param_value is CL_TRUE
     // but no devices in the context associated with kernel support
     // fine-grain system SVM allocations. (Every clcpu device does.)
-    std::lock_guard<std::mutex> G(Lock);
-    FineGrainSystem = *static_cast<const cl_bool *>(Value) != CL_FALSE;
+    S.FineGrainSystem = *static_cast<const cl_bool *>(Value) != CL_FALSE;
     return CL_SUCCESS;
   }
   default:
@@ -321,20 +351,27 @@ Kernel *Kernel::clone(const Kernel &Src) {
   // "Cloning ... makes a copy of the kernel object, the kernel arguments
   // and any information passed to the kernel object using
   // clSetKernelExecInfo."
-  K->Args = Src.Args;
-  K->SvmPtrs = Src.SvmPtrs;
-  K->FineGrainSystem = Src.FineGrainSystem;
+  K->State = Src.State;
   return K;
 }
 
-bool Kernel::argsComplete(cl_uint &Missing) const {
-  std::lock_guard<std::mutex> G(Lock);
+bool Kernel::ArgState::complete(cl_uint &Missing) const {
   for (cl_uint I = 0; I < Args.size(); ++I)
     if (!Args[I].Set) {
       Missing = I;
       return false;
     }
   return true;
+}
+
+bool Kernel::argsComplete(cl_uint &Missing) const {
+  std::lock_guard<std::mutex> G(Lock);
+  return State.complete(Missing);
+}
+
+Kernel::ArgState Kernel::argState() const {
+  std::lock_guard<std::mutex> G(Lock);
+  return State;
 }
 
 size_t Kernel::maxWorkGroupSize(const Device *D) const {
@@ -380,6 +417,19 @@ void Kernel::chooseLocalSize(LaunchDescription &R, size_t MaxTotal,
 
 cl_int Kernel::prepare(CommandQueue *Q, const LaunchDescription &R,
                        std::shared_ptr<KernelLaunch> &Out) {
+  return prepareWith(Q, R, State.Args, &Lock, Out);
+}
+
+cl_int Kernel::prepare(CommandQueue *Q, const LaunchDescription &R,
+                       const ArgState &S,
+                       std::shared_ptr<KernelLaunch> &Out) const {
+  return prepareWith(Q, R, S.Args, nullptr, Out);
+}
+
+cl_int Kernel::prepareWith(CommandQueue *Q, const LaunchDescription &R,
+                           const std::vector<ArgValue> &Args,
+                           std::mutex *ArgsLock,
+                           std::shared_ptr<KernelLaunch> &Out) const {
   auto L = std::allocate_shared<KernelLaunch>(CommandAllocator<KernelLaunch>());
   L->Exe = Exe;
   L->Exec = &Q->executor();
@@ -406,7 +456,9 @@ cl_int Kernel::prepare(CommandQueue *Q, const LaunchDescription &R,
   // bytes): summed with overflow checks before the limit check below.
   CheckedSize LocalBytes = Info.LocalMemSize;
   {
-    std::lock_guard<std::mutex> G(Lock);
+    std::unique_lock<std::mutex> G;
+    if (ArgsLock)
+      G = std::unique_lock<std::mutex>(*ArgsLock);
     L->Storage = alignedBlock(Args.size() * ArgAlign);
     // One allocation each, not one per doubling: the host thread and the
     // worker that frees the launch share malloc's arena lock.
@@ -484,9 +536,11 @@ cl_int Kernel::prepare(CommandQueue *Q, const LaunchDescription &R,
     // (WorkGroupContext::ArgExtents).
     L->Blocks.push_back(alignedBlock(Args.size() * sizeof(uint64_t)));
     auto *Extents = reinterpret_cast<uint64_t *>(L->Blocks.back().get());
-    std::lock_guard<std::mutex> G(Lock);
+    std::unique_lock<std::mutex> G;
+    if (ArgsLock)
+      G = std::unique_lock<std::mutex>(*ArgsLock);
     for (size_t I = 0; I < Args.size(); ++I)
-      Extents[I] = argExtent(I);
+      Extents[I] = argExtent(Args[I], I);
     J.Launch.ArgExtents = Extents;
   }
   // The argument pointers never move again: every run of the launch, and
@@ -534,7 +588,7 @@ cl_int Kernel::getWorkGroupInfo(const Device *D,
   case CL_KERNEL_LOCAL_MEM_SIZE: {
     CheckedSize N = Info.LocalMemSize;
     std::lock_guard<std::mutex> G(Lock);
-    for (const ArgValue &V : Args)
+    for (const ArgValue &V : State.Args)
       N += V.LocalSize;
     // Sizes past what a size_t holds (the application's __local sizes) are
     // reported as the largest value: the launch will be refused anyway.

@@ -32,6 +32,32 @@ cl_int runLaunch(const KernelLaunch &L);
 /// `Lock` guards the argument values; a launch copies them.
 class Kernel : public Object<Kernel, _cl_kernel, ObjectKind::Kernel> {
 public:
+  /// One argument's value, as clSetKernelArg or clSetKernelArgSVMPointer
+  /// set it.
+  struct ArgValue {
+    bool Set = false;
+    std::vector<unsigned char> Bytes; // private arguments
+    // Buffers (may be null). Only the handle: setting an argument does not
+    // keep the memory object alive (its destructor callbacks run once the
+    // application releases it, CTS test_api/retain_mem_object_set_kernel_arg);
+    // a launch resolves it and holds it until the command finishes.
+    cl_mem Buffer = nullptr;
+    size_t LocalSize = 0;   // __local arguments
+    void *SvmPtr = nullptr; // clSetKernelArgSVMPointer
+  };
+  /// What a launch takes from the kernel object: the argument values and
+  /// the execution information. A kernel has its own; a mutable-dispatch
+  /// (runtime/MutableCommand.h) a copy that clUpdateMutableCommandsKHR
+  /// changes.
+  struct ArgState {
+    std::vector<ArgValue> Args;
+    std::vector<void *> SvmPtrs; // CL_KERNEL_EXEC_INFO_SVM_PTRS
+    bool FineGrainSystem = true; // CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM
+    /// True if every argument has a value (else \p Missing is the first
+    /// one).
+    bool complete(cl_uint &Missing) const;
+  };
+
   Kernel(Program *P, std::shared_ptr<const compiler::CompiledProgram> Exe,
          const compiler::KernelInfo &Info);
   ~Kernel() override;
@@ -47,6 +73,16 @@ public:
   cl_int setArgSvm(cl_uint Index, const void *Ptr);
   /// clSetKernelExecInfo after the handle check.
   cl_int setExecInfo(cl_kernel_exec_info Param, size_t Size, const void *Value);
+  /// clSetKernelArg's checks: \p V is the value it would set.
+  cl_int checkArg(cl_uint Index, size_t Size, const void *Value,
+                  ArgValue &V) const;
+  /// clSetKernelArgSVMPointer's checks: \p V is the value it would set.
+  cl_int checkArgSvm(cl_uint Index, const void *Ptr, ArgValue &V) const;
+  /// clSetKernelExecInfo's checks, then the information set into \p S.
+  cl_int setExecInfoIn(ArgState &S, cl_kernel_exec_info Param, size_t Size,
+                       const void *Value) const;
+  /// A copy of the argument values and execution information now.
+  ArgState argState() const;
   /// clCloneKernel: a new kernel object with \p Src's argument values and
   /// execution information.
   static Kernel *clone(const Kernel &Src);
@@ -75,6 +111,10 @@ public:
   /// arguments.
   cl_int prepare(CommandQueue *Q, const LaunchDescription &R,
                  std::shared_ptr<KernelLaunch> &Out);
+  /// prepare with the argument values of \p S (complete) instead of the
+  /// kernel's: a mutable-dispatch's launch.
+  cl_int prepare(CommandQueue *Q, const LaunchDescription &R, const ArgState &S,
+                 std::shared_ptr<KernelLaunch> &Out) const;
   /// Schedules the launch \p L (made by prepare for \p Q) on \p Q; it
   /// drops its memory objects once it ran.
   static cl_int enqueue(CommandQueue *Q, cl_command_type Type,
@@ -92,28 +132,20 @@ public:
                          size_t *ParamValueSizeRet) const;
 
 private:
-  /// Bounds-check mode: the bytes argument \p Index may reach
-  /// (WorkGroupContext::ArgExtents). Lock held.
-  uint64_t argExtent(size_t Index) const;
-  struct ArgValue {
-    bool Set = false;
-    std::vector<unsigned char> Bytes; // private arguments
-    // Buffers (may be null). Only the handle: setting an argument does not
-    // keep the memory object alive (its destructor callbacks run once the
-    // application releases it, CTS test_api/retain_mem_object_set_kernel_arg);
-    // a launch resolves it and holds it until the command finishes.
-    cl_mem Buffer = nullptr;
-    size_t LocalSize = 0;   // __local arguments
-    void *SvmPtr = nullptr; // clSetKernelArgSVMPointer
-  };
+  /// prepare with the argument values \p Args, read under \p ArgsLock
+  /// (null: \p Args is the caller's own copy).
+  cl_int prepareWith(CommandQueue *Q, const LaunchDescription &R,
+                     const std::vector<ArgValue> &Args, std::mutex *ArgsLock,
+                     std::shared_ptr<KernelLaunch> &Out) const;
+  /// Bounds-check mode: the bytes argument \p Index, of value \p V, may
+  /// reach (WorkGroupContext::ArgExtents). Its lock held.
+  uint64_t argExtent(const ArgValue &V, size_t Index) const;
 
   Program *Prog;
   std::shared_ptr<const compiler::CompiledProgram> Exe;
   const compiler::KernelInfo &Info;
-  mutable std::mutex Lock; // guards Args and the execution information
-  std::vector<ArgValue> Args;
-  std::vector<void *> SvmPtrs; // CL_KERNEL_EXEC_INFO_SVM_PTRS
-  bool FineGrainSystem = true; // CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM
+  mutable std::mutex Lock; // guards State
+  ArgState State;
 };
 
 } // namespace clcpu

@@ -18,6 +18,7 @@ class Sampler;
 class Program;
 class Kernel;
 class CommandBuffer;
+class MutableCommand;
 
 /// The context whose pfn_notify hears about errors of the entry point running
 /// on this thread: set by the first handle that resolves to a context (see
@@ -28,16 +29,17 @@ void noteErrorContext(Context *C);
 /// Tags that tell handle kinds apart; a handle of the wrong kind, a stray
 /// pointer into one of our objects or a destroyed object fails the check.
 enum class ObjectKind : std::uint32_t {
-  Platform = 0x504c4154,      // "PLAT"
-  Device = 0x44455643,        // "DEVC"
-  Context = 0x43545854,       // "CTXT"
-  Queue = 0x51554555,         // "QUEU"
-  Event = 0x4556454e,         // "EVEN"
-  Mem = 0x4d454d4f,           // "MEMO"
-  Sampler = 0x53414d50,       // "SAMP"
-  Program = 0x50524f47,       // "PROG"
-  Kernel = 0x4b524e4c,        // "KRNL"
-  CommandBuffer = 0x434d4442, // "CMDB"
+  Platform = 0x504c4154,       // "PLAT"
+  Device = 0x44455643,         // "DEVC"
+  Context = 0x43545854,        // "CTXT"
+  Queue = 0x51554555,          // "QUEU"
+  Event = 0x4556454e,          // "EVEN"
+  Mem = 0x4d454d4f,            // "MEMO"
+  Sampler = 0x53414d50,        // "SAMP"
+  Program = 0x50524f47,        // "PROG"
+  Kernel = 0x4b524e4c,         // "KRNL"
+  CommandBuffer = 0x434d4442,  // "CMDB"
+  MutableCommand = 0x4d555443, // "MUTC"
   Dead = 0xdeadbeef,
 };
 
@@ -65,6 +67,8 @@ struct _cl_kernel : clcpu::IcdHandle<clcpu::Kernel> {};
 // cl_khr_command_buffer: not an ICD-dispatched handle (its entry points are
 // found by name), but shaped like one so it checks like every other.
 struct _cl_command_buffer_khr : clcpu::IcdHandle<clcpu::CommandBuffer> {};
+// cl_khr_command_buffer_mutable_dispatch: the same.
+struct _cl_mutable_command_khr : clcpu::IcdHandle<clcpu::MutableCommand> {};
 
 namespace clcpu {
 

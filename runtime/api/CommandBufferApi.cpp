@@ -1,6 +1,7 @@
 //===- runtime/api/CommandBufferApi.cpp - cl_khr_command_buffer -----------===//
 //
-// The entry points of cl_khr_command_buffer 0.9.8 (OpenCL API spec,
+// The entry points of cl_khr_command_buffer 0.9.8 and
+// cl_khr_command_buffer_mutable_dispatch 0.9.5 (OpenCL API spec,
 // "Command-Buffers"), declared in runtime/api/CommandBufferApi.h. Without
 // cl_khr_command_buffer_multi_device a command-buffer has one queue, and
 // the command_queue argument of every clCommand*KHR must be NULL. Each
@@ -15,6 +16,7 @@
 #include "runtime/CommandQueue.h"
 #include "runtime/Context.h"
 #include "runtime/Mem.h"
+#include "runtime/MutableCommand.h"
 #include "runtime/api/CommandWork.h"
 #include "runtime/api/HandleCheck.h"
 
@@ -28,13 +30,17 @@ constexpr HandleCheck CommandBufferCheck{
     CL_INVALID_COMMAND_BUFFER_KHR, "command_buffer",
     "command_buffer is not a valid command-buffer"};
 
+/// CL_INVALID_MUTABLE_COMMAND_KHR if command is not a valid mutable
+/// command object.
+constexpr HandleCheck MutableCommandCheck{
+    CL_INVALID_MUTABLE_COMMAND_KHR, "command",
+    "command is not a valid mutable command object"};
+
 /// The checks every clCommand*KHR entry point shares after the
-/// command-buffer's.
-cl_int checkCommand(CommandBuffer *B, cl_command_queue command_queue,
-                    const CommandProperties *properties,
-                    cl_uint num_sync_points_in_wait_list,
-                    const cl_sync_point_khr *sync_point_wait_list,
-                    cl_mutable_command_khr *mutable_handle) {
+/// command-buffer's, but those of properties and mutable_handle.
+cl_int checkCommandCommon(CommandBuffer *B, cl_command_queue command_queue,
+                          cl_uint num_sync_points_in_wait_list,
+                          const cl_sync_point_khr *sync_point_wait_list) {
   Context *C = B->context();
   // CL_INVALID_COMMAND_QUEUE if the cl_khr_command_buffer_multi_device
   // extension is not supported and command_queue is not NULL.
@@ -43,24 +49,100 @@ cl_int checkCommand(CommandBuffer *B, cl_command_queue command_queue,
                 "command_queue must be NULL: a command-buffer records to the "
                 "queue it was created with",
                 C);
-  // CL_INVALID_VALUE if values specified in properties are not valid. (No
-  // command property is defined without cl_khr_command_buffer_mutable_-
-  // dispatch: only an empty list is valid.)
-  if (properties && properties[0] != 0)
-    return fail(CL_INVALID_VALUE,
-                "unsupported command property " + std::to_string(properties[0]),
-                C);
-  // CL_INVALID_VALUE if the cl_khr_command_buffer_mutable_dispatch extension
-  // is not supported and mutable_handle is not NULL.
-  if (mutable_handle)
-    return fail(CL_INVALID_VALUE,
-                "mutable_handle must be NULL: mutable commands are not "
-                "supported",
-                C);
   // CL_INVALID_OPERATION if command_buffer has been finalized.
   if (B->finalized())
     return fail(CL_INVALID_OPERATION, "command_buffer has been finalized", C);
   return B->checkSyncPoints(num_sync_points_in_wait_list, sync_point_wait_list);
+}
+
+/// The checks every clCommand*KHR entry point but clCommandNDRangeKernelKHR
+/// shares after the command-buffer's.
+cl_int checkCommand(CommandBuffer *B, cl_command_queue command_queue,
+                    const CommandProperties *properties,
+                    cl_uint num_sync_points_in_wait_list,
+                    const cl_sync_point_khr *sync_point_wait_list,
+                    cl_mutable_command_khr *mutable_handle) {
+  Context *C = B->context();
+  // CL_INVALID_VALUE if values specified in properties are not valid. (The
+  // command properties cl_khr_command_buffer_mutable_dispatch defines are
+  // for clCommandNDRangeKernelKHR: only an empty list is valid here.)
+  if (properties && properties[0] != 0)
+    return fail(CL_INVALID_VALUE,
+                "unsupported command property " + std::to_string(properties[0]),
+                C);
+  // CL_INVALID_VALUE if mutable_handle is not NULL. (Only kernel commands
+  // are mutable.)
+  if (mutable_handle)
+    return fail(CL_INVALID_VALUE,
+                "mutable_handle must be NULL: only clCommandNDRangeKernelKHR "
+                "records a mutable command",
+                C);
+  return checkCommandCommon(B, command_queue, num_sync_points_in_wait_list,
+                            sync_point_wait_list);
+}
+
+/// The properties of a clCommandNDRangeKernelKHR command.
+struct NDRangeProperties {
+  std::vector<CommandProperties> List; // as given; empty for NULL
+  bool HasFields = false;              // UPDATABLE_FIELDS given
+  cl_mutable_dispatch_fields_khr Fields = MutableDispatchFields;
+  cl_mutable_dispatch_asserts_khr Asserts = 0;
+};
+
+cl_int parseNDRangeProperties(const CommandProperties *properties, Context *C,
+                              NDRangeProperties &P) {
+  if (!properties)
+    return CL_SUCCESS;
+  bool HasAsserts = false;
+  size_t I = 0;
+  for (; properties[I] != 0; I += 2) {
+    // CL_INVALID_VALUE if values specified in properties are not valid.
+    // (A name given twice is not valid either: the list has one value per
+    // property. The value is read only after a known name: an unknown one
+    // may be the last entry of an unterminated list.)
+    CommandProperties Name = properties[I];
+    if (Name != CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR &&
+        Name != CL_MUTABLE_DISPATCH_ASSERTS_KHR)
+      return fail(CL_INVALID_VALUE,
+                  "unknown command property " + std::to_string(Name), C);
+    CommandProperties Value = properties[I + 1];
+    if (Name == CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR) {
+      if (P.HasFields)
+        return fail(CL_INVALID_VALUE,
+                    "CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR given twice", C);
+      // "If CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR is not specified then
+      // it defaults to the value returned by the
+      // CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR device query."
+      if (Value & ~MutableDispatchFields)
+        return fail(
+            CL_INVALID_VALUE,
+            "unknown bits in CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR: " +
+                std::to_string(Value),
+            C);
+      // CL_INVALID_OPERATION if the requested
+      // CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR properties are not reported
+      // by CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR for the device
+      // associated with command_queue. (Every field is reported.)
+      P.HasFields = true;
+      P.Fields = Value;
+    } else {
+      if (HasAsserts)
+        return fail(CL_INVALID_VALUE,
+                    "CL_MUTABLE_DISPATCH_ASSERTS_KHR given twice", C);
+      if (Value & ~cl_mutable_dispatch_asserts_khr(
+                      CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR))
+        return fail(CL_INVALID_VALUE,
+                    "unknown bits in CL_MUTABLE_DISPATCH_ASSERTS_KHR: " +
+                        std::to_string(Value),
+                    C);
+      HasAsserts = true;
+      P.Asserts = Value;
+    }
+  }
+  // "the implementation must return the values specified in the properties
+  // argument in the same order" (CL_MUTABLE_COMMAND_PROPERTIES_ARRAY_KHR).
+  P.List.assign(properties, properties + I + 1);
+  return CL_SUCCESS;
 }
 
 /// The body of a clCommand*KHR entry point \p Name: the shared checks, then
@@ -86,6 +168,56 @@ cl_int recordCall(const char *Name, cl_command_buffer_khr command_buffer,
           return Err;
         return B->record(std::move(Work), sync_point);
       });
+}
+
+/// clCommandNDRangeKernelKHR's command after the checks every command
+/// shares: \p Work, and \p M, its mutable-dispatch where it needs one
+/// (\p WantHandle, or arguments left to set).
+cl_int kernelCommandWork(CommandBuffer *B, NDRangeProperties P,
+                         cl_kernel kernel, cl_uint work_dim,
+                         const size_t *global_work_offset,
+                         const size_t *global_work_size,
+                         const size_t *local_work_size, bool WantHandle,
+                         CommandWork &Work, MutableCommand *&M) {
+  // "kernel is a valid kernel object, which must have its arguments set
+  // unless the command has the CL_MUTABLE_DISPATCH_ARGUMENTS_KHR property
+  // set": set in the properties given, on a command-buffer whose commands
+  // can be updated.
+  bool ArgsLater = B->isMutable() && P.HasFields &&
+                   (P.Fields & CL_MUTABLE_DISPATCH_ARGUMENTS_KHR);
+  Kernel *K = nullptr;
+  if (cl_int Err =
+          checkNDRangeKernel(B->queue(), kernel, work_dim, ArgsLater, K))
+    return Err;
+  cl_uint Missing = 0;
+  if (WantHandle || !K->argsComplete(Missing)) {
+    // A mutable-dispatch: its own copy of the arguments, which
+    // clUpdateMutableCommandsKHR changes.
+    M = new MutableCommand(B, K, std::move(P.List), P.Fields);
+    if (cl_int Err = M->record(work_dim, global_work_offset, global_work_size,
+                               local_work_size, Work)) {
+      M->releaseInternal();
+      return Err;
+    }
+  } else {
+    // Recording packs the arguments as they are now (the spec's snapshot
+    // at record time), looks up the work-group function and plans the
+    // work-groups: a replay only runs the launch.
+    LaunchDescription R;
+    bool Empty = false;
+    if (cl_int Err = planNDRange(B->queue(), K, work_dim, global_work_offset,
+                                 global_work_size, local_work_size, R, Empty))
+      return Err;
+    std::shared_ptr<KernelLaunch> L;
+    if (!Empty)
+      if (cl_int Err = K->prepare(B->queue(), R, L))
+        return Err;
+    if (L)
+      Work = [L = std::move(L)] { return runLaunch(*L); };
+    else
+      Work = [] { return CL_SUCCESS; }; // an empty NDRange
+  }
+  return CL_SUCCESS;
 }
 
 /// The image commands: the device has no images (CL_DEVICE_IMAGE_SUPPORT is
@@ -171,6 +303,14 @@ cl_int CL_API_CALL khr::clEnqueueCommandBufferKHR(
           return fail(CL_INVALID_VALUE,
                       "num_queues is " + std::to_string(num_queues) +
                           ", the command-buffer has 1",
+                      C);
+        // (cl_khr_command_buffer_mutable_dispatch 0.9.5: a command-buffer
+        // whose mutable-dispatch lacks an argument value is in the Finalized
+        // state, not the Executable one.)
+        if (!B->executable())
+          return fail(CL_INVALID_OPERATION,
+                      "command_buffer is in the Finalized state: a kernel "
+                      "command still lacks an argument value",
                       C);
         CommandQueue *Q = B->queue();
         if (queues)
@@ -347,22 +487,43 @@ cl_int CL_API_CALL khr::clCommandNDRangeKernelKHR(
     const size_t *local_work_size, cl_uint num_sync_points_in_wait_list,
     const cl_sync_point_khr *sync_point_wait_list,
     cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  return recordCall(
-      __func__, command_buffer, command_queue, properties,
-      num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
-      mutable_handle, [&](CommandBuffer *B, CommandWork &Work) -> cl_int {
-        // Recording packs the arguments as they are now (the spec's snapshot
-        // at record time), looks up the work-group function and plans the
-        // work-groups: a replay only runs the launch.
-        std::shared_ptr<KernelLaunch> L;
-        if (cl_int Err =
-                prepareNDRange(B->queue(), kernel, work_dim, global_work_offset,
-                               global_work_size, local_work_size, L))
+  return objectCall<CommandBuffer>(
+      __func__, command_buffer, CommandBufferCheck,
+      [&](CommandBuffer *B) -> cl_int {
+        Context *C = B->context();
+        NDRangeProperties P;
+        if (cl_int Err = parseNDRangeProperties(properties, C, P))
           return Err;
-        if (L)
-          Work = [L = std::move(L)] { return runLaunch(*L); };
-        else
-          Work = [] { return CL_SUCCESS; }; // an empty NDRange
+        if (cl_int Err = checkCommandCommon(B, command_queue,
+                                            num_sync_points_in_wait_list,
+                                            sync_point_wait_list))
+          return Err;
+        // CL_INVALID_VALUE if command_buffer was created with the
+        // CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR property with
+        // CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR and
+        // local_work_size is NULL, or if properties includes the
+        // CL_MUTABLE_DISPATCH_ASSERTS_KHR property with
+        // CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR and
+        // local_work_size is NULL.
+        if (((B->asserts() | P.Asserts) &
+             CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR) &&
+            !local_work_size)
+          return fail(
+              CL_INVALID_VALUE,
+              "CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR "
+              "needs a local_work_size",
+              C);
+        CommandWork Work;
+        MutableCommand *M = nullptr;
+        if (cl_int Err = kernelCommandWork(B, std::move(P), kernel, work_dim,
+                                           global_work_offset, global_work_size,
+                                           local_work_size,
+                                           mutable_handle != nullptr, Work, M))
+          return Err;
+        if (cl_int Err = B->record(std::move(Work), sync_point, M))
+          return Err;
+        if (mutable_handle)
+          *mutable_handle = M->handle();
         return CL_SUCCESS;
       });
 }
@@ -373,6 +534,75 @@ cl_int CL_API_CALL khr::clGetCommandBufferInfoKHR(
   return objectCall<CommandBuffer>(
       __func__, command_buffer, CommandBufferCheck, [&](CommandBuffer *B) {
         return B->getInfo(param_name, InfoOut(param_value_size, param_value,
+                                              param_value_size_ret));
+      });
+}
+
+cl_int CL_API_CALL khr::clUpdateMutableCommandsKHR(
+    cl_command_buffer_khr command_buffer, cl_uint num_configs,
+    const CommandBufferUpdateType *config_types, const void **configs) {
+  return objectCall<CommandBuffer>(
+      __func__, command_buffer, CommandBufferCheck,
+      [&](CommandBuffer *B) -> cl_int {
+        Context *C = B->context();
+        // CL_INVALID_OPERATION if command_buffer has not been finalized.
+        if (!B->finalized())
+          return fail(CL_INVALID_OPERATION,
+                      "command_buffer has not been finalized", C);
+        // CL_INVALID_OPERATION if command_buffer was not created with the
+        // CL_COMMAND_BUFFER_MUTABLE_KHR flag.
+        if (!B->isMutable())
+          return fail(CL_INVALID_OPERATION,
+                      "command_buffer was not created with "
+                      "CL_COMMAND_BUFFER_MUTABLE_KHR",
+                      C);
+        // CL_INVALID_VALUE if config_types is NULL and num_configs > 0, or
+        // config_types is not NULL and num_configs is 0.
+        if (!config_types != (num_configs == 0))
+          return fail(CL_INVALID_VALUE, "config_types and num_configs disagree",
+                      C);
+        // CL_INVALID_VALUE if configs is NULL and num_configs > 0, or
+        // configs is not NULL and num_configs is 0.
+        if (!configs != (num_configs == 0))
+          return fail(CL_INVALID_VALUE, "configs and num_configs disagree", C);
+        std::vector<MutableCommand *> Cmds(num_configs);
+        std::vector<const MutableDispatchConfig *> Configs(num_configs);
+        for (cl_uint I = 0; I < num_configs; ++I) {
+          // CL_INVALID_VALUE if any element of config_types is not a valid
+          // cl_command_buffer_update_type_khr enum.
+          if (config_types[I] != StructureTypeMutableDispatchConfig)
+            return fail(CL_INVALID_VALUE,
+                        "config_types[" + std::to_string(I) + "] (" +
+                            std::to_string(config_types[I]) +
+                            ") is not CL_STRUCTURE_TYPE_MUTABLE_DISPATCH_"
+                            "CONFIG_KHR",
+                        C);
+          // CL_INVALID_VALUE if any element of configs is NULL.
+          if (!configs[I])
+            return fail(CL_INVALID_VALUE,
+                        "configs[" + std::to_string(I) + "] is NULL", C);
+          Configs[I] = static_cast<const MutableDispatchConfig *>(configs[I]);
+          // CL_INVALID_MUTABLE_COMMAND_KHR if command is not a valid mutable
+          // command object returned from clCommandNDRangeKernelKHR, or
+          // created from command_buffer.
+          Cmds[I] = MutableCommand::fromHandle(Configs[I]->command);
+          if (!Cmds[I] || Cmds[I]->buffer() != B)
+            return fail(CL_INVALID_MUTABLE_COMMAND_KHR,
+                        "configs[" + std::to_string(I) +
+                            "]->command is not a mutable command of "
+                            "command_buffer",
+                        C);
+        }
+        return B->update(Cmds, Configs);
+      });
+}
+
+cl_int CL_API_CALL khr::clGetMutableCommandInfoKHR(
+    cl_mutable_command_khr command, cl_mutable_command_info_khr param_name,
+    size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
+  return objectCall<MutableCommand>(
+      __func__, command, MutableCommandCheck, [&](MutableCommand *M) {
+        return M->getInfo(param_name, InfoOut(param_value_size, param_value,
                                               param_value_size_ret));
       });
 }

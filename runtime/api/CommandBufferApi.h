@@ -1,7 +1,8 @@
 #ifndef CLCPU_RUNTIME_API_COMMANDBUFFERAPI_H
 #define CLCPU_RUNTIME_API_COMMANDBUFFERAPI_H
 
-// The entry points of cl_khr_command_buffer 0.9.8, the revision the Khronos
+// The entry points of cl_khr_command_buffer 0.9.8 and
+// cl_khr_command_buffer_mutable_dispatch 0.9.5, the revisions the Khronos
 // CTS tests (it skips every other one). Debian bookworm's cl_ext.h
 // (opencl-headers 3.0~2023.02.06) declares revision 0.9.1 of them with C
 // linkage and other parameter lists (no `properties` argument on the
@@ -109,6 +110,12 @@ cl_int CL_API_CALL clCommandNDRangeKernelKHR(
     cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle);
 cl_int CL_API_CALL clGetCommandBufferInfoKHR(
     cl_command_buffer_khr command_buffer, cl_command_buffer_info_khr param_name,
+    size_t param_value_size, void *param_value, size_t *param_value_size_ret);
+cl_int CL_API_CALL clUpdateMutableCommandsKHR(
+    cl_command_buffer_khr command_buffer, cl_uint num_configs,
+    const CommandBufferUpdateType *config_types, const void **configs);
+cl_int CL_API_CALL clGetMutableCommandInfoKHR(
+    cl_mutable_command_khr command, cl_mutable_command_info_khr param_name,
     size_t param_value_size, void *param_value, size_t *param_value_size_ret);
 
 } // namespace clcpu::khr

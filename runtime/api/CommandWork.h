@@ -51,6 +51,19 @@ cl_int prepareNDRange(CommandQueue *Q, cl_kernel kernel, cl_uint work_dim,
                       const size_t *global_work_size,
                       const size_t *local_work_size,
                       std::shared_ptr<KernelLaunch> &L);
+/// The parts of prepareNDRange a mutable-dispatch (runtime/MutableCommand.h)
+/// runs apart: the checks of the kernel (\p K; its arguments unless
+/// \p ArgsLater) and work_dim ...
+cl_int checkNDRangeKernel(CommandQueue *Q, cl_kernel kernel, cl_uint work_dim,
+                          bool ArgsLater, Kernel *&K);
+/// ... and those of the sizes with the work-group plan \p R, at recording
+/// and at every update. \p Empty: the NDRange has no work-item (\p R is
+/// not filled in).
+cl_int planNDRange(CommandQueue *Q, Kernel *K, cl_uint work_dim,
+                   const size_t *global_work_offset,
+                   const size_t *global_work_size,
+                   const size_t *local_work_size, LaunchDescription &R,
+                   bool &Empty);
 
 } // namespace clcpu
 

@@ -159,9 +159,9 @@ namespace {
 /// The checks clEnqueueNDRangeKernel, clCommandNDRangeKernelKHR and
 /// clGetKernelSuggestedLocalWorkSizeKHR share after the queue's (\p Q: the
 /// queue, or the command-buffer's): the kernel, its executable and
-/// arguments, work_dim.
+/// arguments (unless \p ArgsLater), work_dim.
 cl_int checkKernelLaunch(CommandQueue *Q, cl_kernel kernel, cl_uint work_dim,
-                         Kernel *&K) {
+                         Kernel *&K, bool ArgsLater = false) {
   Context *C = Q->context();
   // CL_INVALID_KERNEL if kernel is not a valid kernel object.
   K = Kernel::fromHandle(kernel);
@@ -180,9 +180,11 @@ cl_int checkKernelLaunch(CommandQueue *Q, cl_kernel kernel, cl_uint work_dim,
                 "device",
                 C);
   // CL_INVALID_KERNEL_ARGS if the kernel argument values have not been
-  // specified.
+  // specified (cl_khr_command_buffer_mutable_dispatch: "and the
+  // CL_MUTABLE_DISPATCH_ARGUMENTS_KHR flag was not set in the properties
+  // parameter").
   cl_uint Missing = 0;
-  if (!K->argsComplete(Missing))
+  if (!ArgsLater && !K->argsComplete(Missing))
     return fail(CL_INVALID_KERNEL_ARGS,
                 "argument " + std::to_string(Missing) + " of kernel '" +
                     K->info().Name + "' has no value",
@@ -347,6 +349,30 @@ cl_int enqueueNDRange(cl_command_queue command_queue, cl_kernel kernel,
 }
 } // namespace
 
+cl_int clcpu::checkNDRangeKernel(CommandQueue *Q, cl_kernel kernel,
+                                 cl_uint work_dim, bool ArgsLater, Kernel *&K) {
+  return checkKernelLaunch(Q, kernel, work_dim, K, ArgsLater);
+}
+
+cl_int clcpu::planNDRange(CommandQueue *Q, Kernel *K, cl_uint work_dim,
+                          const size_t *global_work_offset,
+                          const size_t *global_work_size,
+                          const size_t *local_work_size, LaunchDescription &R,
+                          bool &Empty) {
+  // OpenCL 2.1 and later: "If global_work_size is NULL, or the value in any
+  // passed dimension is 0 then the kernel command will trivially succeed
+  // after its event dependencies are satisfied and subsequently update its
+  // completion event." (CL_INVALID_GLOBAL_WORK_SIZE for these cases applies
+  // only to 2.0 and earlier devices.)
+  Empty = !global_work_size;
+  for (cl_uint D = 0; !Empty && D < work_dim; ++D)
+    Empty = global_work_size[D] == 0;
+  if (Empty)
+    return CL_SUCCESS;
+  return planLaunch(Q, K, work_dim, global_work_offset, global_work_size,
+                    local_work_size, R);
+}
+
 cl_int clcpu::prepareNDRange(CommandQueue *Q, cl_kernel kernel,
                              cl_uint work_dim, const size_t *global_work_offset,
                              const size_t *global_work_size,
@@ -355,21 +381,14 @@ cl_int clcpu::prepareNDRange(CommandQueue *Q, cl_kernel kernel,
   Kernel *K = nullptr;
   if (cl_int Err = checkKernelLaunch(Q, kernel, work_dim, K))
     return Err;
-  // OpenCL 2.1 and later: "If global_work_size is NULL, or the value in any
-  // passed dimension is 0 then the kernel command will trivially succeed
-  // after its event dependencies are satisfied and subsequently update its
-  // completion event." (CL_INVALID_GLOBAL_WORK_SIZE for these cases applies
-  // only to 2.0 and earlier devices.)
-  bool ZeroSized = !global_work_size;
-  for (cl_uint D = 0; !ZeroSized && D < work_dim; ++D)
-    ZeroSized = global_work_size[D] == 0;
   L.reset();
-  if (ZeroSized)
-    return CL_SUCCESS;
   LaunchDescription R;
-  if (cl_int Err = planLaunch(Q, K, work_dim, global_work_offset,
-                              global_work_size, local_work_size, R))
+  bool Empty = false;
+  if (cl_int Err = planNDRange(Q, K, work_dim, global_work_offset,
+                               global_work_size, local_work_size, R, Empty))
     return Err;
+  if (Empty)
+    return CL_SUCCESS;
   return K->prepare(Q, R, L);
 }
 

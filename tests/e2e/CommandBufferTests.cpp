@@ -414,10 +414,11 @@ TEST_CASE("cl_khr_command_buffer (errors): each bad input gets the "
     cl_command_buffer_properties_khr Unknown[] = {0x7777, 0, 0};
     CHECK(F.clCreateCommandBufferKHR(1, &E.Q, Unknown, &Err) == nullptr);
     CHECK(Err == CL_INVALID_VALUE);
-    // CL_COMMAND_BUFFER_MUTABLE_KHR: valid, not supported.
-    cl_command_buffer_properties_khr Mutable[] = {CL_COMMAND_BUFFER_FLAGS_KHR,
-                                                  1 << 1, 0};
-    CHECK(F.clCreateCommandBufferKHR(1, &E.Q, Mutable, &Err) == nullptr);
+    // CL_COMMAND_BUFFER_DEVICE_SIDE_SYNC_KHR (cl_khr_command_buffer_multi_-
+    // device): valid, not supported.
+    cl_command_buffer_properties_khr Sync[] = {CL_COMMAND_BUFFER_FLAGS_KHR,
+                                               1 << 2, 0};
+    CHECK(F.clCreateCommandBufferKHR(1, &E.Q, Sync, &Err) == nullptr);
     CHECK(Err == CL_INVALID_PROPERTY);
   }
 
@@ -448,7 +449,7 @@ TEST_CASE("cl_khr_command_buffer (errors): each bad input gets the "
     CHECK(F.clCommandBarrierWithWaitListKHR(CB, E.Q, nullptr, 0, nullptr,
                                             nullptr, nullptr) ==
           CL_INVALID_COMMAND_QUEUE);
-    // No command property is defined.
+    // No command property is defined but clCommandNDRangeKernelKHR's.
     khr::CommandProperties Props[] = {0x1234, 0, 0};
     CHECK(F.clCommandBarrierWithWaitListKHR(CB, nullptr, Props, 0, nullptr,
                                             nullptr,
@@ -456,12 +457,15 @@ TEST_CASE("cl_khr_command_buffer (errors): each bad input gets the "
     khr::CommandProperties Empty[] = {0};
     CHECK(F.clCommandBarrierWithWaitListKHR(CB, nullptr, Empty, 0, nullptr,
                                             nullptr, nullptr) == CL_SUCCESS);
-    // mutable_handle without cl_khr_command_buffer_mutable_dispatch.
+    // mutable_handle of a command other than clCommandNDRangeKernelKHR.
     cl_mutable_command_khr Handle = nullptr;
+    CHECK(F.clCommandBarrierWithWaitListKHR(CB, nullptr, nullptr, 0, nullptr,
+                                            nullptr,
+                                            &Handle) == CL_INVALID_VALUE);
+    CHECK(F.clCommandFillBufferKHR(CB, nullptr, nullptr, X, &Pat, sizeof Pat, 0,
+                                   sizeof Pat, 0, nullptr, nullptr,
+                                   &Handle) == CL_INVALID_VALUE);
     size_t G = N;
-    CHECK(F.clCommandNDRangeKernelKHR(CB, nullptr, nullptr, Twice, 1, nullptr,
-                                      &G, nullptr, 0, nullptr, nullptr,
-                                      &Handle) == CL_INVALID_VALUE);
     // Sync point wait lists.
     cl_sync_point_khr S = 0;
     REQUIRE(F.clCommandBarrierWithWaitListKHR(CB, nullptr, nullptr, 0, nullptr,

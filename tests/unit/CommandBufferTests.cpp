@@ -120,4 +120,9 @@ TEST_CASE("cl_khr_command_buffer: its entry points are found by name",
         reinterpret_cast<void *>(&khr::clCommandSVMMemFillKHR));
   CHECK(icd::extensionFunction("clGetCommandBufferInfoKHR") ==
         reinterpret_cast<void *>(&khr::clGetCommandBufferInfoKHR));
+  // cl_khr_command_buffer_mutable_dispatch 0.9.5.
+  CHECK(icd::extensionFunction("clUpdateMutableCommandsKHR") ==
+        reinterpret_cast<void *>(&khr::clUpdateMutableCommandsKHR));
+  CHECK(icd::extensionFunction("clGetMutableCommandInfoKHR") ==
+        reinterpret_cast<void *>(&khr::clGetMutableCommandInfoKHR));
 }
