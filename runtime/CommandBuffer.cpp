@@ -64,7 +64,7 @@ cl_int CommandBuffer::parseProperties(
     return CL_SUCCESS;
   bool SeenFlags = false, SeenAsserts = false;
   for (size_t I = 0; List[I] != 0; I += 2) {
-    cl_command_buffer_properties_khr Name = List[I], Value = List[I + 1];
+    cl_command_buffer_properties_khr Name = List[I];
     // CL_INVALID_VALUE if values specified in properties are not valid, or
     // if the same property name is specified more than once.
     bool &Seen = Name == CL_COMMAND_BUFFER_FLAGS_KHR ? SeenFlags : SeenAsserts;
@@ -78,6 +78,9 @@ cl_int CommandBuffer::parseProperties(
                       " given twice",
                   C);
     Seen = true;
+    // Read only once the name is known to take a value: an unknown name may
+    // be the list's last entry.
+    cl_command_buffer_properties_khr Value = List[I + 1];
     if (Name == CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR &&
         (Value & ~cl_mutable_dispatch_asserts_khr(
                      CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR)))

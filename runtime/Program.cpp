@@ -266,11 +266,11 @@ cl_int Program::runCompile(const std::string &OptText,
                            const std::vector<compiler::SpecConstantValue> &Sp) {
   std::string NewLog, Obj;
   // An IL program's headers are ignored: it has no #include.
-  cl_int Err = Orig == Origin::IL
-                   ? compiler::compileIL(Il, Sp, OptText, NewLog, Obj,
-                                         buildSettings())
-                   : compiler::compile(Source, OptText, Headers, NewLog, Obj,
-                                       buildSettings());
+  cl_int Err =
+      Orig == Origin::IL
+          ? compiler::compileIL(Il, Sp, OptText, NewLog, Obj, buildSettings())
+          : compiler::compile(Source, OptText, Headers, NewLog, Obj,
+                              buildSettings());
   {
     std::lock_guard<std::mutex> G(Lock);
     Building = false;
@@ -438,6 +438,16 @@ cl_int Program::getInfo(cl_program_info Param, InfoOut Out) const {
   }
   case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
   case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
+    // CL_INVALID_PROGRAM_EXECUTABLE if param_name is ...
+    // CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT, or
+    // CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT and a successful program
+    // executable has not been built for at least one device in the list of
+    // devices associated with program.
+    if (!executable())
+      return fail(CL_INVALID_PROGRAM_EXECUTABLE,
+                  "the program has no successfully built executable", Ctx);
+    // The device runs no program-scope constructors or destructors: a
+    // program that has them does not build (compiler/Spirv.cpp).
     return Out.value<cl_bool>(CL_FALSE);
   default:
     return unknownParam(Param, Ctx);

@@ -13,6 +13,9 @@
 #include <cstdint>
 #include <vector>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 namespace {
 
 using sched::Env;
@@ -647,4 +650,30 @@ kernel void chain(volatile global int *flag, global int *out) {
     Want[G] = static_cast<int>(G + 1);
   sched::expectEqual(E.read<int>(Out, Groups), Want, "out");
   CHECK(F.clReleaseCommandBufferKHR(CB) == CL_SUCCESS);
+}
+
+TEST_CASE("cl_khr_command_buffer: an unknown property at the very end of "
+          "readable memory is refused without reading past it",
+          "[command_buffer]") {
+  // The property list ends with an unknown name and nothing after it, on
+  // the last word of a page whose next page is inaccessible: the name alone
+  // decides CL_INVALID_VALUE ("values specified in properties are not
+  // valid"); reading a value after it would fault.
+  Env E;
+  CommandBufferFns F;
+  REQUIRE(F.clCreateCommandBufferKHR);
+  long Page = sysconf(_SC_PAGESIZE);
+  void *Map = mmap(nullptr, 2 * Page, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(Map != MAP_FAILED);
+  REQUIRE(mprotect(static_cast<char *>(Map) + Page, Page, PROT_NONE) == 0);
+  auto *Last = reinterpret_cast<cl_command_buffer_properties_khr *>(
+                   static_cast<char *>(Map) + Page) -
+               1;
+  *Last = 0x7fff; // no such property
+  cl_int Err = CL_SUCCESS;
+  cl_command_queue Q = E.Q;
+  CHECK(F.clCreateCommandBufferKHR(1, &Q, Last, &Err) == nullptr);
+  CHECK(Err == CL_INVALID_VALUE);
+  munmap(Map, 2 * Page);
 }

@@ -785,3 +785,28 @@ TEST_CASE("6.8 (OpenCL C 3.0 program-scope variables): initialized once per "
   CHECK(E.tryBuild(Big, "-cl-std=CL3.0", Log) == nullptr);
   CHECK(Log.find("CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE") != std::string::npos);
 }
+
+TEST_CASE("5.8.9: CL_PROGRAM_SCOPE_GLOBAL_CTORS/DTORS_PRESENT need a built "
+          "executable",
+          "[program]") {
+  // "CL_INVALID_PROGRAM_EXECUTABLE if param_name is ...
+  // CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT, or
+  // CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT and a successful program executable
+  // has not been built".
+  Ctx X;
+  cl_program P = source(X.C, TwoKernels);
+  for (cl_program_info Q : {CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT,
+                            CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT}) {
+    cl_bool V = CL_TRUE;
+    CHECK(clGetProgramInfo(P, Q, sizeof V, &V, nullptr) ==
+          CL_INVALID_PROGRAM_EXECUTABLE);
+  }
+  REQUIRE(clBuildProgram(P, 1, &X.D, nullptr, nullptr, nullptr) == CL_SUCCESS);
+  for (cl_program_info Q : {CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT,
+                            CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT}) {
+    cl_bool V = CL_TRUE;
+    CHECK(clGetProgramInfo(P, Q, sizeof V, &V, nullptr) == CL_SUCCESS);
+    CHECK(V == CL_FALSE);
+  }
+  clReleaseProgram(P);
+}
