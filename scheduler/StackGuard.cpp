@@ -105,7 +105,7 @@ const char *explain(int Sig, int Code) {
 /// Reports the fault \p Sig of the kernel this thread runs and aborts.
 [[noreturn]] void reportKernelFault(int Sig, siginfo_t *Info) {
   Text T;
-  T << "clcpu: kernel '" << Current << "'";
+  T << "kernel '" << Current << "'";
   if (CurrentGroup) {
     T << " (work-group ";
     for (unsigned D = 0; D < 3; ++D)
@@ -117,13 +117,14 @@ const char *explain(int Sig, int Code) {
     T.number(reinterpret_cast<uintptr_t>(Info->si_addr), 16);
   }
   T << " (" << explain(Sig, Info->si_code) << ")";
+  writeAll("clcpu: ");
   writeAll(T.Buf);
   writeAll("; aborting (CLCPU_CHECK_BOUNDS=1 finds out-of-bounds accesses "
            "before they happen)\n");
   // Best effort, after stderr has the message: the application's callback
   // runs in a signal handler.
   if (CurrentNotify)
-    CurrentNotify(T.Buf + 7, CurrentNotifyData); // without "clcpu: "
+    CurrentNotify(T.Buf, CurrentNotifyData);
   // Not recoverable: the work-item stopped in the middle of its frame.
   signal(SIGABRT, SIG_DFL);
   abort();

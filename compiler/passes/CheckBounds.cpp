@@ -390,16 +390,7 @@ Value *Instrumenter::check(IRBuilder<> &B, Value *Ptr, Value *Size,
     return nullptr;
   Value *Object = stripToObject(Ptr);
   const Shadow &S = shadow(Object);
-  // A constant offset into an object of constant extent: decided now.
-  APInt Constant(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
   auto *ConstSize = dyn_cast<ConstantInt>(Size);
-  auto *ConstExtent = dyn_cast<ConstantInt>(S.Extent);
-  if (ConstSize && ConstExtent &&
-      Ptr->stripAndAccumulateConstantOffsets(DL, Constant, true) == Object &&
-      !Constant.isNegative() &&
-      Constant.getZExtValue() + ConstSize->getZExtValue() <=
-          ConstExtent->getZExtValue())
-    return nullptr;
   Sites.push_back(std::string(Kind) + " of " +
                   (ConstSize
                        ? std::to_string(ConstSize->getZExtValue()) + " bytes"
@@ -508,7 +499,6 @@ void Instrumenter::emitSiteTable() {
   StringRef Kernel = F.getName();
   Kernel.consume_back(".body");
   std::vector<Constant *> Entries;
-  IRBuilder<> B(C);
   for (const std::string &S : Sites) {
     auto *Text = ConstantDataArray::getString(C, S);
     auto *G = new GlobalVariable(M, Text->getType(), true,
@@ -538,36 +528,64 @@ bool Instrumenter::run() {
   SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> Backedges;
   FindFunctionBackedges(F, Backedges);
   Branches = Backedges.empty();
-  // The accesses and divisions, and whether each pointer is the same in
-  // every work-item, before anything changes.
+  /// A pointer an access uses, the bytes it touches there, and what the
+  /// report calls the access.
+  struct Operand {
+    Value *Ptr;
+    Value *Size;
+    const char *Kind;
+  };
   struct Access {
     Instruction *I;
     bool Uniform;
+    SmallVector<Operand, 2> Operands;
   };
+  // The accesses (less the operands proven in bounds) and divisions, and
+  // whether each access is the same in every work-item, before anything
+  // changes.
   std::vector<Access> Accesses;
   std::vector<BinaryOperator *> Divisions;
+  auto Bytes = [&](Type *T) {
+    return ConstantInt::get(I64, DL.getTypeStoreSize(T).getFixedValue());
+  };
   for (Instruction &I : instructions(F)) {
-    if (isa<LoadInst, StoreInst, AtomicRMWInst, AtomicCmpXchgInst>(I)) {
-      Value *Ptr = getLoadStorePointerOperand(&I)
-                       ? getLoadStorePointerOperand(&I)
-                       : I.getOperand(0);
-      Type *Accessed = isa<StoreInst>(I)           ? I.getOperand(0)->getType()
-                       : isa<AtomicCmpXchgInst>(I) ? I.getOperand(2)->getType()
-                       : isa<AtomicRMWInst>(I)     ? I.getOperand(1)->getType()
-                                                   : I.getType();
-      if (!provenInBounds(Ptr, DL.getTypeStoreSize(Accessed).getFixedValue()))
-        Accesses.push_back({&I, U.isUniform(Ptr)});
-    } else if (auto *MI = dyn_cast<MemIntrinsic>(&I))
-      Accesses.push_back(
-          {&I, U.isUniform(MI->getLength()) && U.isUniform(MI->getRawDest()) &&
-                   (!isa<MemTransferInst>(MI) ||
-                    U.isUniform(cast<MemTransferInst>(MI)->getRawSource()))});
-    else if (auto *BO = dyn_cast<BinaryOperator>(&I);
-             BO && (BO->getOpcode() == Instruction::SDiv ||
-                    BO->getOpcode() == Instruction::UDiv ||
-                    BO->getOpcode() == Instruction::SRem ||
-                    BO->getOpcode() == Instruction::URem))
+    Access A{&I, false, {}};
+    auto Add = [&](Value *Ptr, Value *Size, const char *Kind) {
+      auto *Known = dyn_cast<ConstantInt>(Size);
+      if (!Known || !provenInBounds(Ptr, Known->getZExtValue()))
+        A.Operands.push_back({Ptr, Size, Kind});
+    };
+    if (auto *L = dyn_cast<LoadInst>(&I)) {
+      Add(L->getPointerOperand(), Bytes(L->getType()), "load");
+    } else if (auto *S = dyn_cast<StoreInst>(&I)) {
+      Add(S->getPointerOperand(), Bytes(S->getValueOperand()->getType()),
+          "store");
+    } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+      Add(RMW->getPointerOperand(), Bytes(RMW->getValOperand()->getType()),
+          "atomic operation");
+    } else if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I)) {
+      Add(X->getPointerOperand(), Bytes(X->getNewValOperand()->getType()),
+          "atomic operation");
+    } else if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+      Add(MI->getRawDest(), MI->getLength(),
+          isa<MemSetInst>(MI) ? "fill" : "copy");
+      if (auto *MT = dyn_cast<MemTransferInst>(MI))
+        Add(MT->getRawSource(), MT->getLength(), "load");
+    } else if (auto *BO = dyn_cast<BinaryOperator>(&I);
+               BO && (BO->getOpcode() == Instruction::SDiv ||
+                      BO->getOpcode() == Instruction::UDiv ||
+                      BO->getOpcode() == Instruction::SRem ||
+                      BO->getOpcode() == Instruction::URem)) {
       Divisions.push_back(BO);
+    }
+    if (A.Operands.empty())
+      continue;
+    // Uniform: every pointer and the length the same in every work-item.
+    A.Uniform =
+        !isa<MemIntrinsic>(I) || U.isUniform(cast<MemIntrinsic>(I).getLength());
+    for (const Operand &O : A.Operands)
+      A.Uniform &= U.isUniform(O.Ptr);
+    Accesses.push_back(std::move(A));
   }
   IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
   static const char *Names[3] = {"first.site", "first.offset", "first.extent"};
@@ -576,41 +594,14 @@ bool Instrumenter::run() {
     B.CreateStore(B.getInt64(0), First[K]);
   }
   EntryPoint = &*B.GetInsertPoint();
-  for (auto [I, Uniform] : Accesses) {
-    IRBuilder<> At(I);
+  for (const Access &A : Accesses) {
+    IRBuilder<> At(A.I);
     Value *Ok = nullptr;
-    if (auto *L = dyn_cast<LoadInst>(I)) {
-      Ok = check(At, L->getPointerOperand(),
-                 At.getInt64(DL.getTypeStoreSize(L->getType()).getFixedValue()),
-                 "load", *I);
-    } else if (auto *S = dyn_cast<StoreInst>(I)) {
-      Ok =
-          check(At, S->getPointerOperand(),
-                At.getInt64(DL.getTypeStoreSize(S->getValueOperand()->getType())
-                                .getFixedValue()),
-                "store", *I);
-    } else if (auto *RMW = dyn_cast<AtomicRMWInst>(I)) {
-      Ok =
-          check(At, RMW->getPointerOperand(),
-                At.getInt64(DL.getTypeStoreSize(RMW->getValOperand()->getType())
-                                .getFixedValue()),
-                "atomic operation", *I);
-    } else if (auto *X = dyn_cast<AtomicCmpXchgInst>(I)) {
-      Ok = check(
-          At, X->getPointerOperand(),
-          At.getInt64(DL.getTypeStoreSize(X->getNewValOperand()->getType())
-                          .getFixedValue()),
-          "atomic operation", *I);
-    } else if (auto *MI = dyn_cast<MemIntrinsic>(I)) {
-      Ok = check(At, MI->getRawDest(), MI->getLength(),
-                 isa<MemSetInst>(MI) ? "fill" : "copy", *I);
-      if (auto *MT = dyn_cast<MemTransferInst>(MI))
-        if (Value *Src =
-                check(At, MT->getRawSource(), MT->getLength(), "load", *I))
-          Ok = Ok ? At.CreateAnd(Ok, Src) : Src;
-    }
+    for (const Operand &O : A.Operands)
+      if (Value *This = check(At, O.Ptr, O.Size, O.Kind, *A.I))
+        Ok = Ok ? At.CreateAnd(Ok, This) : This;
     if (Ok)
-      guard(*I, Ok, Uniform || !Branches);
+      guard(*A.I, Ok, A.Uniform || !Branches);
   }
   for (BinaryOperator *Div : Divisions)
     checkDivision(*Div);
