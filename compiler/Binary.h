@@ -38,7 +38,12 @@ namespace clcpu::compiler {
 /// 5: the WorkGroupContext fields were reordered (the launch's fields
 /// first, compiler/WorkGroupContext.def), and an executable's bitcode
 /// embeds their word indices.
-inline constexpr uint32_t BinaryFormatVersion = 6;
+/// 6: the bounds-check mode's fields (WorkGroupContext::ArgExtents and
+/// CheckReport) and site tables.
+/// 7: a bounds-checked kernel's site table has one more entry after its
+/// null (passes/CheckBounds.h), and checks are expanded after the work-item
+/// loops are formed (passes/CheckRangeVersioning.cpp).
+inline constexpr uint32_t BinaryFormatVersion = 7;
 
 struct BinaryContents {
   cl_program_binary_type Type = CL_PROGRAM_BINARY_TYPE_NONE;

@@ -76,6 +76,9 @@ struct KernelInfo {
   /// Built in the bounds-check mode: the descriptions of its check sites,
   /// ending with null (compiler/passes/CheckBounds.h); null otherwise.
   const char *const *CheckSites = nullptr;
+  /// A failed check also sets WorkGroupContext's CheckReportFailed word
+  /// (the entry after CheckSites' null).
+  bool CheckReportFlagged = false;
   /// Bytes of stack Fn's own frame takes, as the code generator laid it out
   /// (the object's .stack_sizes): the private arrays plus spills and
   /// copies. What a thread or fiber running Fn must have left.

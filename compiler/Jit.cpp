@@ -429,9 +429,13 @@ cl_int jitObject(CompiledProgram &P, orc::JITTargetMachineBuilder &JTMB,
     K.Fn = Sym->toPtr<WorkGroupFn>();
     // Built in the bounds-check mode: the table of its check sites
     // (passes/CheckBounds.h).
-    if (auto Sites = (*J)->lookup(CheckSitesPrefix + K.Name))
+    if (auto Sites = (*J)->lookup(CheckSitesPrefix + K.Name)) {
       K.CheckSites = Sites->toPtr<const char *const *>();
-    else
+      size_t End = 0;
+      while (K.CheckSites[End])
+        ++End;
+      K.CheckReportFlagged = K.CheckSites[End + 1] != nullptr;
+    } else
       consumeError(Sites.takeError());
   }
   P.Jit = std::make_unique<JitSession>();

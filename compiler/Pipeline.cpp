@@ -24,6 +24,7 @@
 #include "compiler/WorkGroupFunction.h"
 #include "compiler/passes/BlockedStores.h"
 #include "compiler/passes/BuiltinCallAbi.h"
+#include "compiler/passes/CheckRangeVersioning.h"
 #include "compiler/passes/ConsecutiveGathers.h"
 #include "compiler/passes/DeferFloatAdds.h"
 #include "compiler/passes/GridStridePrefetch.h"
@@ -93,6 +94,10 @@ void enableOuterLoopVectorization() {
 
 /// The passes right before the loop vectorizer, which decides per loop.
 void addVectorizerStartPasses(FunctionPassManager &FPM) {
+  // The bounds-check mode: a work-item loop whose checks hold for the
+  // whole group runs an unchecked copy, which the passes below and the
+  // vectorizer then treat like the unchecked kernel.
+  FPM.addPass(CheckRangeVersioningPass());
   // Before the vectorizer decides: `i / width` then widens.
   FPM.addPass(InvariantDivisionPass());
   // Before the vectorizer's dependence analysis: work-items of one loop do
@@ -176,6 +181,9 @@ void optimize(Module &M, TargetMachine &TM, bool Full) {
   else {
     MPM.addPass(AlwaysInlinerPass());
     MPM.addPass(GlobalDCEPass()); // the inlined kernels' originals go
+    // The bounds-check mode's checks are calls until this pass expands
+    // them (at the vectorizer's start in the full pipeline).
+    MPM.addPass(createModuleToFunctionPassAdaptor(CheckRangeVersioningPass()));
   }
   MPM.run(M, AM.MAM);
 }

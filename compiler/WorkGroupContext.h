@@ -66,6 +66,13 @@ struct WorkGroupContext {
 /// Words per array of WorkGroupContext::CheckReport: at least
 /// CL_DEVICE_MAX_WORK_GROUP_SIZE (runtime/Device.cpp checks).
 inline constexpr size_t CheckReportSlots = 4096;
+/// The word of WorkGroupContext::CheckReport after its three arrays: set
+/// to 1 by a work-item that failed a check, in a kernel whose site table
+/// says it does (passes/CheckBounds.h), so that the scheduler reads one
+/// word, not the arrays, after a group without failure.
+inline constexpr size_t CheckReportFailed = 3 * CheckReportSlots;
+/// Words of WorkGroupContext::CheckReport.
+inline constexpr size_t CheckReportWords = CheckReportFailed + 1;
 
 constexpr size_t groupsIn(size_t Global, size_t Local) {
   return Global / Local + (Global % Local != 0);

@@ -444,6 +444,7 @@ cl_int Kernel::prepareWith(CommandQueue *Q, const LaunchDescription &R,
   J.Launch.SubGroupSize = subGroupSize();
   J.LocalVarsSize = Info.LocalMemSize;
   J.CheckBounds = Info.CheckSites != nullptr;
+  J.CheckReportFlagged = Info.CheckReportFlagged;
   // A hardware fault in the kernel also goes to the context's pfn_notify
   // (scheduler/StackGuard.h); the queue keeps the context alive.
   J.FaultNotify = [](const char *Message, void *Ctx) {

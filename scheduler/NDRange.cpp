@@ -94,13 +94,24 @@ struct LaunchState {
 /// Bounds-check mode: the first work-item of the group that just ran on
 /// \p C whose check failed, into \p F if it is the launch's first. True if
 /// the group had one (the launch then stops).
-bool readCheckReport(const WorkGroupContext &C, CheckFailure &F) {
+bool readCheckReport(const WorkGroupContext &C, bool Flagged, CheckFailure &F) {
   uint64_t *Site = C.CheckReport;
+  if (Flagged && !Site[CheckReportFailed])
+    return false;
   size_t N = C.LocalSize[0] * C.LocalSize[1] * C.LocalSize[2];
-  // Almost always none: one pass that vectorizes, then the search.
+  // A kernel with loops stores every work-item's report, zeros without a
+  // failure: one pass over the sites, eight words at a time into eight
+  // accumulators the compiler keeps in one vector, then the search.
+  uint64_t Acc[8] = {};
+  size_t I = 0;
+  for (; I + 8 <= N; I += 8)
+    for (unsigned K = 0; K < 8; ++K)
+      Acc[K] |= Site[I + K];
+  for (; I < N; ++I)
+    Acc[0] |= Site[I];
   uint64_t Any = 0;
-  for (size_t I = 0; I < N; ++I)
-    Any |= Site[I];
+  for (uint64_t A : Acc)
+    Any |= A;
   if (!Any)
     return false;
   const uint64_t *Hit =
@@ -118,7 +129,7 @@ bool readCheckReport(const WorkGroupContext &C, CheckFailure &F) {
   }
   // Kernels without loops write the report only on a failure: zero again
   // for this thread's next launch.
-  std::fill(Site, Site + 3 * CheckReportSlots, 0);
+  std::fill(Site, Site + CheckReportWords, 0);
   return true;
 }
 
@@ -158,9 +169,9 @@ struct Participant {
       // Zeroed once per thread; readCheckReport zeroes it after a failure.
       bool Fresh = !ThreadCheckReport.Data;
       C.CheckReport = static_cast<uint64_t *>(
-          ThreadCheckReport.get(3 * CheckReportSlots * sizeof(uint64_t)));
+          ThreadCheckReport.get(CheckReportWords * sizeof(uint64_t)));
       if (Fresh)
-        std::fill(C.CheckReport, C.CheckReport + 3 * CheckReportSlots, 0);
+        std::fill(C.CheckReport, C.CheckReport + CheckReportWords, 0);
     }
   }
 
@@ -228,7 +239,7 @@ struct Participant {
           runOnLargeStack(J.Fn, Args, C, J.StackBytes);
         else
           J.Fn(Args, &C);
-        if (S.Failure && readCheckReport(C, *S.Failure))
+        if (S.Failure && readCheckReport(C, J.CheckReportFlagged, *S.Failure))
           return;
       }
       if (AfterChunk())

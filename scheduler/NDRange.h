@@ -63,6 +63,9 @@ struct NDRangeJob {
   /// Built in the bounds-check mode (compiler/passes/CheckBounds.cpp): each
   /// thread gets a WorkGroupContext::CheckReport, read after each group.
   bool CheckBounds = false;
+  /// A failure also sets the report's CheckReportFailed word, which is all
+  /// the scheduler reads after a group without one.
+  bool CheckReportFlagged = false;
   /// Told of a hardware fault in the kernel (scheduler/StackGuard.h).
   FaultNotifyFn FaultNotify = nullptr;
   void *FaultNotifyData = nullptr;

@@ -45,6 +45,16 @@
 // site (access, object, source line with -g), which the runtime finds in the
 // JIT'd code.
 //
+// A loop whose checked accesses each move by a constant step per iteration
+// (`in[base + j]` for j < k) is versioned first: its preheader computes,
+// from scalar evolution, the lowest and highest offset each such access
+// takes over every iteration the loop may run, and when all of them lie in
+// their objects the loop runs as a copy without those checks, which
+// vectorizes like the unchecked kernel; otherwise the checked loop runs and
+// reports exactly as above. The range covers iterations a guard inside the
+// loop may skip, so it can send an in-bounds work-item to the checked loop,
+// never an out-of-bounds one to the copy.
+//
 // Integer division and remainder by zero, which SafeIntegerDivision makes
 // harmless (an unspecified value, OpenCL C 6.3), are reported the same way
 // in this mode: they are the kernel's bug even if not an error.
@@ -55,6 +65,7 @@
 #include "compiler/KernelBody.h"
 #include "compiler/WorkGroupContext.h"
 #include "compiler/analyses/WorkItemUniformity.h"
+#include "compiler/passes/CheckRanges.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/STLExtras.h>
@@ -73,6 +84,8 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
 #include <optional>
 #include <string>
@@ -109,21 +122,62 @@ Value *stripToObject(Value *P) {
   }
 }
 
+/// The metadata on an access of a versioned loop's unchecked copy
+/// (Instrumenter::versionLoops): its range was checked before the loop.
+constexpr const char InRangeMetadata[] = "clcpu.check.in_range";
+
+/// A pointer an access uses, the bytes it touches there, and what the
+/// report calls the access.
+struct Operand {
+  Value *Ptr;
+  Value *Size;
+  const char *Kind;
+};
+
+/// The pointers \p I accesses memory through, or none.
+SmallVector<Operand, 2> accessOperands(Instruction &I, const DataLayout &DL) {
+  auto Bytes = [&](Type *T) {
+    return ConstantInt::get(Type::getInt64Ty(I.getContext()),
+                            DL.getTypeStoreSize(T).getFixedValue());
+  };
+  SmallVector<Operand, 2> Ops;
+  if (auto *L = dyn_cast<LoadInst>(&I)) {
+    Ops.push_back({L->getPointerOperand(), Bytes(L->getType()), "load"});
+  } else if (auto *S = dyn_cast<StoreInst>(&I)) {
+    Ops.push_back({S->getPointerOperand(),
+                   Bytes(S->getValueOperand()->getType()), "store"});
+  } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+    Ops.push_back({RMW->getPointerOperand(),
+                   Bytes(RMW->getValOperand()->getType()), "atomic operation"});
+  } else if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I)) {
+    Ops.push_back({X->getPointerOperand(),
+                   Bytes(X->getNewValOperand()->getType()),
+                   "atomic operation"});
+  } else if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+    Ops.push_back({MI->getRawDest(), MI->getLength(),
+                   isa<MemSetInst>(MI) ? "fill" : "copy"});
+    if (auto *MT = dyn_cast<MemTransferInst>(MI))
+      Ops.push_back({MT->getRawSource(), MT->getLength(), "load"});
+  }
+  return Ops;
+}
+
 std::string quoted(StringRef Name) {
   return Name.empty() ? std::string() : " '" + Name.str() + "'";
 }
 
 class Instrumenter {
 public:
-  Instrumenter(Function &F, const WorkItemUniformity &U, ScalarEvolution &SE)
-      : F(F), U(U), C(F.getContext()), DL(F.getParent()->getDataLayout()),
-        I64(Type::getInt64Ty(C)), SE(&SE) {}
+  Instrumenter(Function &F, FunctionAnalysisManager &AM)
+      : F(F), AM(AM), C(F.getContext()), DL(F.getParent()->getDataLayout()),
+        I64(Type::getInt64Ty(C)) {}
 
   bool run();
 
 private:
   Function &F;
-  const WorkItemUniformity &U;
+  FunctionAnalysisManager &AM;
+  const WorkItemUniformity *U = nullptr;
   LLVMContext &C;
   const DataLayout &DL;
   Type *I64;
@@ -141,7 +195,20 @@ private:
 
   ScalarEvolution *SE = nullptr;
 
+  /// The offsets an access operand takes in its object over every
+  /// iteration of a loop, as expressions its preheader can compute.
+  struct Range {
+    OffsetRange Offsets;
+    Value *Object;
+    uint64_t Size;
+  };
+
   bool isObject(Value *V) const;
+  std::optional<Range> rangeOver(const Loop &L, const Instruction &At,
+                                 const Operand &O,
+                                 PredicatedScalarEvolution &PSE);
+  bool versionLoop(Loop &L, LoopInfo &LI, DominatorTree &DT);
+  bool versionLoops();
   std::optional<uint64_t> constantExtent(Value *Object) const;
   bool provenInBounds(Value *Ptr, uint64_t Size);
   bool traceable(Value *P) const;
@@ -240,6 +307,116 @@ bool Instrumenter::provenInBounds(Value *Ptr, uint64_t Size) {
   if (SE->isKnownNonPositive(Step))
     return Within(SE->getSignedRange(Last), SE->getSignedRange(Start));
   return false;
+}
+
+/// The range of offsets \p O takes in its object over every iteration of
+/// \p L (passes/CheckRanges.h), for an object there before the loop.
+std::optional<Instrumenter::Range>
+Instrumenter::rangeOver(const Loop &L, const Instruction &At, const Operand &O,
+                        PredicatedScalarEvolution &PSE) {
+  auto *Size = dyn_cast<ConstantInt>(O.Size);
+  Value *Object = stripToObject(O.Ptr);
+  if (!Size || !isObject(Object) || isa<AllocaInst>(Object) ||
+      O.Ptr->getType() != Object->getType() ||
+      !SE->isSCEVable(O.Ptr->getType()))
+    return std::nullopt;
+  if (auto *I = dyn_cast<Instruction>(Object);
+      I && I->getParent() != &F.getEntryBlock())
+    return std::nullopt;
+  // An index computed in 32 bits (`in[base + j]`, int j) is an affine
+  // recurrence only as long as it does not wrap there: PSE assumes it, and
+  // the preheader tests the assumption with the ranges.
+  const SCEV *Address = SE->getSCEV(O.Ptr);
+  if (!SE->isLoopInvariant(Address, &L))
+    Address = PSE.getAsAddRec(O.Ptr);
+  if (!Address)
+    return std::nullopt;
+  std::optional<OffsetRange> R = offsetRangeOver(
+      *SE, L, SE->getMinusSCEV(Address, SE->getSCEV(Object)), At.getParent());
+  if (!R)
+    return std::nullopt;
+  return Range{*R, Object, Size->getZExtValue()};
+}
+
+/// Versions innermost loop \p L when some of its checked accesses have
+/// ranges (rangeOver): the preheader tests every range against its object
+/// and enters a copy of the loop whose accesses with a range are marked
+/// InRangeMetadata (not checked), or else the loop itself.
+bool Instrumenter::versionLoop(Loop &L, LoopInfo &LI, DominatorTree &DT) {
+  // A barrier or collective must be reached by every work-item of the
+  // group in the same place: a loop with one is never split two ways.
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (auto *Call = dyn_cast<CallBase>(&I); Call && Call->isConvergent())
+        return false;
+  if (!L.getLoopPreheader())
+    return false;
+  std::vector<Range> Ranges;
+  SmallPtrSet<Instruction *, 16> Covered;
+  PredicatedScalarEvolution PSE(*SE, L);
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB) {
+      SmallVector<Operand, 2> Ops = accessOperands(I, DL);
+      std::vector<Range> Mine;
+      bool All = true;
+      for (const Operand &O : Ops) {
+        auto *Known = dyn_cast<ConstantInt>(O.Size);
+        if (!traceable(O.Ptr) ||
+            (Known && provenInBounds(O.Ptr, Known->getZExtValue())))
+          continue; // never checked
+        if (std::optional<Range> R = rangeOver(L, I, O, PSE))
+          Mine.push_back(*R);
+        else
+          All = false;
+      }
+      if (All && !Mine.empty()) {
+        Covered.insert(&I);
+        Ranges.insert(Ranges.end(), Mine.begin(), Mine.end());
+      }
+    }
+  if (Covered.empty())
+    return false;
+  auto Test = [&](IRBuilderBase &B, Instruction *Where) -> Value * {
+    SCEVExpander Exp(*SE, DL, "in.range");
+    Value *Ok = B.getTrue();
+    for (const Range &R : Ranges) {
+      Value *Extent = shadow(R.Object).Extent;
+      B.SetInsertPoint(Where);
+      Value *Size = B.getInt64(R.Size);
+      Value *Fits = B.CreateICmpUGE(Extent, Size);
+      Value *Room = B.CreateSub(Extent, Size);
+      Value *In = withinRange(B, Exp, R.Offsets, Room, Where);
+      Ok = B.CreateAnd(Ok, B.CreateAnd(Fits, In));
+    }
+    // The assumptions PSE made: true when one fails.
+    Value *Wraps = Exp.expandCodeForPredicate(&PSE.getPredicate(), Where);
+    B.SetInsertPoint(Where);
+    return B.CreateAnd(Ok, B.CreateNot(Wraps));
+  };
+  ValueToValueMapTy VMap;
+  if (!compiler::versionLoop(L, LI, DT, *SE, Test, VMap))
+    return false;
+  MDNode *Mark = MDNode::get(C, {});
+  for (Instruction *I : Covered)
+    cast<Instruction>(VMap[I])->setMetadata(InRangeMetadata, Mark);
+  return true;
+}
+
+/// Versions the body's innermost loops (versionLoop); true if any was.
+bool Instrumenter::versionLoops() {
+  LoopInfo &LI = AM.getResult<LoopAnalysis>(F);
+  DominatorTree &DT = AM.getResult<DominatorTreeAnalysis>(F);
+  SmallVector<Loop *, 8> Innermost;
+  for (Loop *L : LI.getLoopsInPreorder())
+    if (L->isInnermost())
+      Innermost.push_back(L);
+  bool Changed = false;
+  for (Loop *L : Innermost) {
+    Changed |= simplifyLoop(L, &DT, &LI, SE, nullptr, nullptr,
+                            /*PreserveLCSSA=*/false);
+    Changed |= versionLoop(*L, LI, DT);
+  }
+  return Changed;
 }
 
 /// Whether every object \p P may point into (through phis and selects) is
@@ -402,10 +579,11 @@ Value *Instrumenter::check(IRBuilder<> &B, Value *Ptr, Value *Size,
   unsigned Site = Sites.size();
   Value *Offset = B.CreateSub(B.CreatePtrToInt(Ptr, I64), S.Base, "offset");
   Value *Size64 = B.CreateZExtOrTrunc(Size, I64);
-  // offset + size <= extent, without overflow: offset <= extent - size.
-  Value *Fits = B.CreateICmpUGE(S.Extent, Size64);
-  Value *Room = B.CreateSub(S.Extent, Size64);
-  Value *Ok = B.CreateAnd(Fits, B.CreateICmpULE(Offset, Room), "in.bounds");
+  // offset + size <= extent, as a call the optimizer moves but does not
+  // take apart: passes/CheckRangeVersioning.cpp finds it in the work-item
+  // loop, tests its range there, and then expands it.
+  Value *Ok = B.CreateCall(inBoundsFunction(*F.getParent()),
+                           {Offset, S.Extent, Size64}, "in.bounds");
   if (!ConstSize)
     Ok = B.CreateOr(Ok, B.CreateICmpEQ(Size64, B.getInt64(0)));
   record(B, Ok, Site, Offset, S.Extent);
@@ -475,10 +653,16 @@ void Instrumenter::storeReports() {
       // would keep the outer-loop vectorizer from the body.
     } else {
       // Stored only on a failure (masked stores, rarely any lane): the
-      // report stays zero otherwise, and costs no memory traffic.
+      // report stays zero otherwise, and costs no memory traffic. The
+      // failure word tells the scheduler to look.
       Value *Failed =
           B.CreateICmpNE(B.CreateLoad(I64, First[0]), B.getInt64(0));
       B.SetInsertPoint(SplitBlockAndInsertIfThen(Failed, Ret, false));
+      B.CreateStore(B.getInt64(1),
+                    B.CreateConstInBoundsGEP1_64(
+                        I64,
+                        loadContextField(B, Ctx, ContextField::CheckReport),
+                        CheckReportFailed));
     }
     Value *Report = loadContextField(B, Ctx, ContextField::CheckReport);
     Value *SizeX = loadContextField(B, Ctx, ContextField::LocalSize, 0);
@@ -508,6 +692,15 @@ void Instrumenter::emitSiteTable() {
   }
   auto *PtrTy = PointerType::getUnqual(C);
   Entries.push_back(ConstantPointerNull::get(PtrTy));
+  // Whether a failure sets the CheckReportFailed word (storeReports).
+  if (Branches) {
+    auto *Mark = ConstantDataArray::getString(C, "failure word");
+    Entries.push_back(new GlobalVariable(M, Mark->getType(), true,
+                                         GlobalValue::PrivateLinkage, Mark,
+                                         "clcpu.check_flagged"));
+  } else {
+    Entries.push_back(ConstantPointerNull::get(PtrTy));
+  }
   auto *Ty = ArrayType::get(PtrTy, Entries.size());
   new GlobalVariable(M, Ty, true, GlobalValue::ExternalLinkage,
                      ConstantArray::get(Ty, Entries),
@@ -520,6 +713,13 @@ bool Instrumenter::run() {
   if (!Ctx || !localIdParams(F, Lid))
     return false;
   NumArgs = cast<Argument>(Ctx)->getArgNo();
+  IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+  static const char *Names[3] = {"first.site", "first.offset", "first.extent"};
+  for (unsigned K = 0; K < 3; ++K) {
+    First[K] = B.CreateAlloca(I64, nullptr, Names[K]);
+    B.CreateStore(B.getInt64(0), First[K]);
+  }
+  EntryPoint = &*B.GetInsertPoint();
   // A body without loops becomes the vectorizer's innermost loop, which
   // turns a branch around an access into a masked access. A body with a
   // loop is vectorized as an outer loop (or cut into regions), where a
@@ -528,72 +728,50 @@ bool Instrumenter::run() {
   SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> Backedges;
   FindFunctionBackedges(F, Backedges);
   Branches = Backedges.empty();
-  /// A pointer an access uses, the bytes it touches there, and what the
-  /// report calls the access.
-  struct Operand {
-    Value *Ptr;
-    Value *Size;
-    const char *Kind;
-  };
+  SE = &AM.getResult<ScalarEvolutionAnalysis>(F);
+  if (!Branches && versionLoops()) {
+    AM.invalidate(F, PreservedAnalyses::none());
+    SE = &AM.getResult<ScalarEvolutionAnalysis>(F);
+  }
+  U = &AM.getResult<WorkItemUniformityAnalysis>(F);
   struct Access {
     Instruction *I;
     bool Uniform;
     SmallVector<Operand, 2> Operands;
   };
-  // The accesses (less the operands proven in bounds) and divisions, and
-  // whether each access is the same in every work-item, before anything
-  // changes.
+  // The accesses (less the operands proven in bounds, and those of a
+  // versioned loop's unchecked copy) and divisions, and whether each access
+  // is the same in every work-item, before anything changes.
   std::vector<Access> Accesses;
   std::vector<BinaryOperator *> Divisions;
-  auto Bytes = [&](Type *T) {
-    return ConstantInt::get(I64, DL.getTypeStoreSize(T).getFixedValue());
-  };
   for (Instruction &I : instructions(F)) {
-    Access A{&I, false, {}};
-    auto Add = [&](Value *Ptr, Value *Size, const char *Kind) {
-      auto *Known = dyn_cast<ConstantInt>(Size);
-      if (!Known || !provenInBounds(Ptr, Known->getZExtValue()))
-        A.Operands.push_back({Ptr, Size, Kind});
-    };
-    if (auto *L = dyn_cast<LoadInst>(&I)) {
-      Add(L->getPointerOperand(), Bytes(L->getType()), "load");
-    } else if (auto *S = dyn_cast<StoreInst>(&I)) {
-      Add(S->getPointerOperand(), Bytes(S->getValueOperand()->getType()),
-          "store");
-    } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
-      Add(RMW->getPointerOperand(), Bytes(RMW->getValOperand()->getType()),
-          "atomic operation");
-    } else if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I)) {
-      Add(X->getPointerOperand(), Bytes(X->getNewValOperand()->getType()),
-          "atomic operation");
-    } else if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
-      Add(MI->getRawDest(), MI->getLength(),
-          isa<MemSetInst>(MI) ? "fill" : "copy");
-      if (auto *MT = dyn_cast<MemTransferInst>(MI))
-        Add(MT->getRawSource(), MT->getLength(), "load");
-    } else if (auto *BO = dyn_cast<BinaryOperator>(&I);
-               BO && (BO->getOpcode() == Instruction::SDiv ||
-                      BO->getOpcode() == Instruction::UDiv ||
-                      BO->getOpcode() == Instruction::SRem ||
-                      BO->getOpcode() == Instruction::URem)) {
+    if (auto *BO = dyn_cast<BinaryOperator>(&I);
+        BO && (BO->getOpcode() == Instruction::SDiv ||
+               BO->getOpcode() == Instruction::UDiv ||
+               BO->getOpcode() == Instruction::SRem ||
+               BO->getOpcode() == Instruction::URem)) {
       Divisions.push_back(BO);
+      continue;
+    }
+    if (I.getMetadata(InRangeMetadata)) {
+      I.setMetadata(InRangeMetadata, nullptr);
+      continue;
+    }
+    Access A{&I, false, {}};
+    for (const Operand &O : accessOperands(I, DL)) {
+      auto *Known = dyn_cast<ConstantInt>(O.Size);
+      if (!Known || !provenInBounds(O.Ptr, Known->getZExtValue()))
+        A.Operands.push_back(O);
     }
     if (A.Operands.empty())
       continue;
     // Uniform: every pointer and the length the same in every work-item.
-    A.Uniform =
-        !isa<MemIntrinsic>(I) || U.isUniform(cast<MemIntrinsic>(I).getLength());
+    A.Uniform = !isa<MemIntrinsic>(I) ||
+                U->isUniform(cast<MemIntrinsic>(I).getLength());
     for (const Operand &O : A.Operands)
-      A.Uniform &= U.isUniform(O.Ptr);
+      A.Uniform &= U->isUniform(O.Ptr);
     Accesses.push_back(std::move(A));
   }
-  IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
-  static const char *Names[3] = {"first.site", "first.offset", "first.extent"};
-  for (unsigned K = 0; K < 3; ++K) {
-    First[K] = B.CreateAlloca(I64, nullptr, Names[K]);
-    B.CreateStore(B.getInt64(0), First[K]);
-  }
-  EntryPoint = &*B.GetInsertPoint();
   for (const Access &A : Accesses) {
     IRBuilder<> At(A.I);
     Value *Ok = nullptr;
@@ -607,10 +785,30 @@ bool Instrumenter::run() {
     checkDivision(*Div);
   storeReports();
   emitSiteTable();
+  F.getParent()->getOrInsertNamedMetadata("clcpu.check_bounds");
   return true;
 }
 
 } // namespace
+
+Function *inBoundsFunction(Module &M) {
+  LLVMContext &C = M.getContext();
+  Type *I64 = Type::getInt64Ty(C);
+  FunctionCallee Fn = M.getOrInsertFunction(
+      InBoundsFunction,
+      FunctionType::get(Type::getInt1Ty(C), {I64, I64, I64}, false));
+  auto *F = cast<Function>(Fn.getCallee());
+  F->setDoesNotAccessMemory();
+  F->setDoesNotThrow();
+  F->setWillReturn();
+  F->addFnAttr(Attribute::Speculatable);
+  F->addFnAttr(Attribute::NoSync);
+  return F;
+}
+
+bool isBoundsChecked(const Module &M) {
+  return M.getNamedMetadata("clcpu.check_bounds") != nullptr;
+}
 
 PreservedAnalyses CheckBoundsPass::run(Function &F,
                                        FunctionAnalysisManager &AM) {
@@ -621,9 +819,7 @@ PreservedAnalyses CheckBoundsPass::run(Function &F,
   // their arguments, and only real private arrays stay allocas.
   PreservedAnalyses PA = SROAPass(SROAOptions::PreserveCFG).run(F, AM);
   AM.invalidate(F, PA);
-  const WorkItemUniformity &U = AM.getResult<WorkItemUniformityAnalysis>(F);
-  ScalarEvolution &SE = AM.getResult<ScalarEvolutionAnalysis>(F);
-  Instrumenter(F, U, SE).run();
+  Instrumenter(F, AM).run();
   return PreservedAnalyses::none();
 }
 

@@ -11,6 +11,7 @@
 #include "compiler/passes/BlockedStores.h"
 #include "compiler/passes/BuiltinCallAbi.h"
 #include "compiler/passes/CheckBounds.h"
+#include "compiler/passes/CheckRangeVersioning.h"
 #include "compiler/passes/ConsecutiveGathers.h"
 #include "compiler/passes/DeferFloatAdds.h"
 #include "compiler/passes/FlattenAddressSpaces.h"

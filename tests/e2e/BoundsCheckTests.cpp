@@ -325,6 +325,73 @@ TEST_CASE("Bounds check: a correct kernel with barriers, __local memory and "
   clReleaseKernel(K);
 }
 
+// Loops whose accesses move by a step per iteration are versioned
+// (CheckBounds.cpp): a work-item whose whole range lies in the buffer runs
+// the unchecked copy, any other the checked loop. The guard makes a range
+// that reaches past the buffer harmless (no report); without it, only the
+// last work-item's last element is outside.
+TEST_CASE("Bounds check: a loop over k elements per work-item checks its "
+          "range once, reports the one work-item that overruns and leaves a "
+          "guarded range alone",
+          "[bounds_check]") {
+  Checked T;
+  cl_kernel K = T.kernel(R"(
+    kernel void chunk_sums(global int *out, global const int *in, int n,
+                           int k, int guarded) {
+      int base = get_global_id(0) * k;
+      int s = 0;
+      for (int j = 0; j < k; ++j)
+        if (!guarded || base + j < n)
+          s += in[base + j];
+      out[get_global_id(0)] = s;
+    })",
+                         "chunk_sums");
+  const int Per = 24;
+  const int Count = int(N) * Per - 1; // the last work-item's last is missing
+  std::vector<int> In(Count);
+  for (int I = 0; I < Count; ++I)
+    In[I] = I % 7 + 1;
+  cl_mem InBuf = T.buffer(In.size() * sizeof(int), In.data());
+  cl_mem OutBuf = T.buffer(N * sizeof(int));
+  auto expect = [&](size_t Item) {
+    int S = 0;
+    for (int J = 0; J < Per; ++J)
+      if (int(Item) * Per + J < Count)
+        S += In[Item * Per + J];
+    return S;
+  };
+  for (int Guarded : {1, 0}) {
+    INFO("guarded " << Guarded);
+    clSetKernelArg(K, 0, sizeof OutBuf, &OutBuf);
+    clSetKernelArg(K, 1, sizeof InBuf, &InBuf);
+    clSetKernelArg(K, 2, sizeof Count, &Count);
+    clSetKernelArg(K, 3, sizeof Per, &Per);
+    clSetKernelArg(K, 4, sizeof Guarded, &Guarded);
+    CHECK(T.run(K, N, 16) == (Guarded ? CL_COMPLETE : CL_OUT_OF_RESOURCES));
+    std::vector<int> Out(N, -1);
+    clEnqueueReadBuffer(T.Q, OutBuf, CL_TRUE, 0, N * sizeof(int), Out.data(), 0,
+                        nullptr, nullptr);
+    // The skipped load reads as 0: the last sum is that of the rest.
+    for (size_t I = 0; I < N; ++I)
+      CHECK(Out[I] == expect(I));
+    std::string Report = T.report();
+    INFO(Report);
+    if (Guarded) {
+      CHECK(Report.empty());
+    } else {
+      CHECK(has(Report, "kernel 'chunk_sums', work-item (63,0,0)"));
+      CHECK(has(Report, "load of 4 bytes from argument 1 'in'"));
+      CHECK(has(Report, "offset " + std::to_string(Count * 4) +
+                            " of an object of " + std::to_string(Count * 4) +
+                            " bytes"));
+      CHECK(!has(Report, "work-item (62,0,0)"));
+    }
+  }
+  clReleaseMemObject(InBuf);
+  clReleaseMemObject(OutBuf);
+  clReleaseKernel(K);
+}
+
 // Run by ctest's e2e_check_bounds_env with CLCPU_CHECK_BOUNDS=1: a program
 // built without the option is checked all the same.
 TEST_CASE("Bounds check: CLCPU_CHECK_BOUNDS=1 checks a program built "

@@ -1,10 +1,12 @@
 ; clcpu-check-bounds (-fclcpu-check-bounds, docs/DEBUGGING.md): in a kernel
 ; body, each access whose pointer leads back to an object of known extent is
-; checked: `ptr - object <= extent - size` (unsigned, so below the object
-; fails too). The first failure of the work-item (site, offset, extent) is
+; checked: `@clcpu.check.in_bounds(ptr - object, extent, size)`, which
+; clcpu-check-range-versioning expands into `offset <= extent - size`
+; (unsigned, so below the object fails too). The first failure of the work-item (site, offset, extent) is
 ; kept in first.* and stored at the return into WorkGroupContext::CheckReport
 ; at the linear local id (three arrays, CheckReportSlots apart); site n is
-; entry n - 1 of @"clcpu.check_sites.<kernel>".
+; entry n - 1 of @"clcpu.check_sites.<kernel>"; after its null, the mark
+; that a failure also sets the report's CheckReportFailed word (no loops).
 ; - %p, %q: loads and stores through kernel arguments, extents from
 ;   WorkGroupContext::ArgExtents; the access moves under a branch on the
 ;   check (the vectorizer makes it a masked access), a load's value is 0
@@ -21,7 +23,8 @@
 ; RUN:   -passes=clcpu-check-bounds %s | FileCheck %s %ctx-vars
 
 ; CHECK: @clcpu.check.sink = internal global [256 x i8] zeroinitializer
-; CHECK: @clcpu.check_sites.k = constant [9 x ptr] [ptr @clcpu.check_site, {{.*}}, ptr null]
+; CHECK: @clcpu.check_flagged = private constant {{.*}} c"failure word\00"
+; CHECK: @clcpu.check_sites.k = constant [10 x ptr] [ptr @clcpu.check_site, {{.*}}, ptr null, ptr @clcpu.check_flagged]
 
 ; CHECK-LABEL: define internal void @k.body(
 ; CHECK: %first.site = alloca i64
@@ -30,10 +33,7 @@
 
 ; CHECK: %p = getelementptr inbounds float, ptr addrspace(1) %in, i64 %lx
 ; CHECK: %offset = sub i64 %{{.+}}, %{{.+}}
-; CHECK: %[[FITS:.+]] = icmp uge i64 %extent.arg1, 4
-; CHECK: %[[ROOM:.+]] = sub i64 %extent.arg1, 4
-; CHECK: %[[LE:.+]] = icmp ule i64 %offset, %[[ROOM]]
-; CHECK: %in.bounds = and i1 %[[FITS]], %[[LE]]
+; CHECK: %in.bounds = call i1 @clcpu.check.in_bounds(i64 %offset, i64 %extent.arg1, i64 4)
 ; CHECK: %first.failure = and i1
 ; CHECK: select i1 %first.failure, i64 1,
 ; CHECK: br i1 %in.bounds, label %[[DO:.+]], label %[[DONE:.+]]
@@ -46,7 +46,7 @@
 
 ; CHECK: store float %s, ptr addrspace(1) %q
 ; CHECK: store i32 1, ptr %a1
-; CHECK: icmp ule i64 %{{.+}}, 12
+; CHECK: call i1 @clcpu.check.in_bounds(i64 %{{.+}}, i64 16, i64 4)
 ; CHECK: store i32 2, ptr %a2
 ; CHECK-NOT: in.bounds
 ; CHECK: %a3 = load i32, ptr %a1
@@ -57,7 +57,11 @@
 ; CHECK: %[[NZ:.+]] = icmp ne i32 %d, 0
 ; CHECK: %div = sdiv i32 %cv.checked, %safe.divisor
 
-; The report, at the return.
+; The report, at the return, only on a failure: the failure word (after
+; the three arrays) first.
+; CHECK: %[[WORD:.+]] = load ptr, ptr %{{.+}}, align 8, !invariant.load
+; CHECK: %[[AT:.+]] = getelementptr inbounds i64, ptr %[[WORD]], i64 12288
+; CHECK: store i64 1, ptr %[[AT]]
 ; CHECK: %[[REP:.+]] = load ptr, ptr %{{.+}}, align 8, !invariant.load
 ; CHECK: %[[LIN:.+]] = add i64 %lx,
 ; CHECK: getelementptr inbounds i64, ptr %[[REP]]
