@@ -418,6 +418,16 @@ std::string runTool(const std::vector<std::string> &Argv,
 constexpr unsigned TranslatorSeconds = 120;
 } // namespace
 
+bool spirvTranslatorFound(const std::string &Path) {
+  static const bool Found = [&] {
+    const std::string &Tool = Path.empty() ? DefaultSpirvTranslator : Path;
+    struct stat St;
+    return stat(Tool.c_str(), &St) == 0 && S_ISREG(St.st_mode) &&
+           access(Tool.c_str(), X_OK) == 0;
+  }();
+  return Found;
+}
+
 std::unique_ptr<Module>
 translateSpirv(LLVMContext &Ctx, const std::string &Il,
                const std::vector<SpecConstantValue> &Spec, const Options &Opts,

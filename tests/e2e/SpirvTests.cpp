@@ -124,6 +124,27 @@ TEST_CASE("4.2 CL_DEVICE_IL_VERSION: SPIR-V 1.0 to 1.4 (cl_khr_il_program)",
             clcpuPlatform(), "clCreateProgramWithILKHR") != nullptr);
 }
 
+TEST_CASE("4.2 without the SPIR-V translator: no cl_khr_il_program, no IL "
+          "version, and clCreateProgramWithIL is CL_INVALID_OPERATION",
+          "[.no-translator]") {
+  // Run with CLCPU_SPIRV_TRANSLATOR naming a file that does not exist
+  // (tests/CMakeLists.txt, e2e_spirv_no_translator).
+  cl_device_id D = clcpuDevice();
+  CHECK(deviceString(D, CL_DEVICE_EXTENSIONS).find("cl_khr_il_program") ==
+        std::string::npos);
+  CHECK(extensionVersion(D, "cl_khr_il_program") == 0);
+  CHECK(deviceString(D, CL_DEVICE_IL_VERSION).empty());
+  size_t N = 1;
+  REQUIRE(clGetDeviceInfo(D, CL_DEVICE_ILS_WITH_VERSION, 0, nullptr, &N) ==
+          CL_SUCCESS);
+  CHECK(N == 0);
+  Ctx X;
+  std::string Il = module("kernels.spv");
+  // "CL_INVALID_OPERATION if no devices in context support intermediate
+  // language programs."
+  CHECK(createError(X.C, Il.data(), Il.size()) == CL_INVALID_OPERATION);
+}
+
 TEST_CASE("5.8.1 clCreateProgramWithIL: a module compiled from OpenCL C "
           "runs like its source",
           "[spirv]") {
