@@ -12,6 +12,7 @@ PACKAGES=(
   llvm-spirv-15  # reads SPIR-V modules (IL programs) into LLVM bitcode
   spirv-tools    # spirv-as, spirv-val: the tests' SPIR-V modules
   spirv-headers  # compiler/SpirvLegalize.cpp: opcodes, HasResultAndType
+  clang-15       # bench/: the *_spirv rows' SPIR-V (LLVM 15 bitcode)
   file  # cpack -G DEB finds the ELF files it computes Depends from
   gdb   # tests/CMakeLists.txt: gdb_kernel_session (docs/DEBUGGING.md)
 )
