@@ -8,7 +8,10 @@
 // given number of compute units (workers), in a table per row: the speedup
 // over the fewest workers and the fraction of the host copy with as many
 // threads. Without --quick, the streaming and scan arrays are 4 x the
-// host's last-level cache each, so that they stream from memory.
+// host's last-level cache each, so that they stream from memory. The rows
+// *_spirv build their kernels from SPIR-V that clang-15 and llvm-spirv-15
+// compiled when the bench was built (bench/CMakeLists.txt); without those
+// tools the rows are left out.
 //
 // Usage: clcpu_bench [--a NAME] [--b NAME|none] [--reps N] [--quick]
 //                    [--only LIST] [--threads COUNTS] [--json FILE] [--list]
@@ -32,6 +35,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <random>
 #include <sched.h>
@@ -480,8 +484,48 @@ protected:
     cl_int Err = CL_SUCCESS;
     cl_program Pr = clCreateProgramWithSource(P.Ctx, 1, &S, nullptr, &Err);
     check(Err, "clCreateProgramWithSource");
+    return build(Pr, Options, Keep);
+  }
+
+  // Builds the SPIR-V module Il (clCreateProgramWithIL); NotAvailable if
+  // the device takes no SPIR-V or the build fails.
+  cl_program programIL(const std::string &Il, const std::string &Options,
+                       bool Keep = true) {
+    size_t Size = 0;
+    std::string Versions;
+    if (clGetDeviceInfo(P.Dev, CL_DEVICE_IL_VERSION, 0, nullptr, &Size) ==
+        CL_SUCCESS) {
+      Versions.resize(Size);
+      clGetDeviceInfo(P.Dev, CL_DEVICE_IL_VERSION, Size, Versions.data(),
+                      nullptr);
+    }
+    if (Versions.find("SPIR-V") == std::string::npos)
+      throw NotAvailable("no SPIR-V programs (CL_DEVICE_IL_VERSION: \"" +
+                         std::string(Versions.c_str()) + "\")");
+    cl_int Err = CL_SUCCESS;
+    cl_program Pr = clCreateProgramWithIL(P.Ctx, Il.data(), Il.size(), &Err);
+    check(Err, "clCreateProgramWithIL");
+    return build(Pr, Options, Keep);
+  }
+
+  // The bench's kernels as SPIR-V, compiled when the bench was built
+  // (bench/CMakeLists.txt): "stream" or "scan".
+  static std::string spirvModule(const char *Name) {
+#ifdef CLCPU_BENCH_SPIRV_DIR
+    std::string Path = std::string(CLCPU_BENCH_SPIRV_DIR) + "/" + Name + ".spv";
+    std::ifstream In(Path, std::ios::binary);
+    if (!In)
+      throw NotAvailable("no SPIR-V module " + Path);
+    return std::string(std::istreambuf_iterator<char>(In), {});
+#else
+    throw NotAvailable(std::string("no SPIR-V module ") + Name +
+                       " (clang-15 or llvm-spirv-15 missing at build time)");
+#endif
+  }
+
+  cl_program build(cl_program Pr, const std::string &Options, bool Keep) {
     std::string All = Options + P.ExtraOptions;
-    Err = clBuildProgram(Pr, 1, &P.Dev, All.c_str(), nullptr, nullptr);
+    cl_int Err = clBuildProgram(Pr, 1, &P.Dev, All.c_str(), nullptr, nullptr);
     if (Err != CL_SUCCESS) {
       size_t Size = 0;
       clGetProgramBuildInfo(Pr, P.Dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &Size);
@@ -700,8 +744,8 @@ private:
 class StreamBench : public Bench {
 public:
   enum Kind { Copy, Vadd, Saxpy };
-  StreamBench(Platform &P, Kind Which, size_t N)
-      : Bench(P), Which(Which), N(N) {}
+  StreamBench(Platform &P, Kind Which, size_t N, bool Spirv = false)
+      : Bench(P), Which(Which), N(N), Spirv(Spirv) {}
   void setUp() override {
     X.resize(N);
     Y.resize(N);
@@ -713,7 +757,8 @@ public:
     BY = buffer(N * 4, Y.data());
     if (Which == Vadd)
       BZ = buffer(N * 4, Y.data());
-    cl_program Pr = program(kernels::Stream, "");
+    cl_program Pr = Spirv ? programIL(spirvModule("stream"), "")
+                          : program(kernels::Stream, "");
     static const char *const Names[] = {"copy", "vadd", "saxpy"};
     K = kernel(Pr, Names[Which]);
     if (Which == Copy)
@@ -745,6 +790,7 @@ public:
 private:
   Kind Which;
   size_t N;
+  bool Spirv;
   float A = 2.0f;
   int Runs = 0;
   std::vector<float> X, Y;
@@ -1088,7 +1134,8 @@ class ScanBench : public Bench {
 public:
   enum Kind { Collective, Local, LookBack };
   enum Scheme { ScanThenAdd, ReduceThenScan, ReduceKeepThenScan, Pipelined };
-  ScanBench(Platform &P, Kind Which, int N) : Bench(P), Which(Which), N(N) {}
+  ScanBench(Platform &P, Kind Which, int N, bool Spirv = false)
+      : Bench(P), Which(Which), N(N), Spirv(Spirv) {}
   void setUp() override {
     In.resize(N);
     for (int I = 0; I < N; ++I)
@@ -1103,7 +1150,11 @@ public:
       else
         Note = "no work-group collectives: ran the local-memory scan; ";
     }
-    cl_program Pr = program(kernels::Scan, Options);
+    // From SPIR-V: the collective scan, compiled with -DUSE_COLLECTIVES.
+    if (Spirv && (Which != Collective || !P.Collectives))
+      throw NotAvailable("the SPIR-V scan needs work-group collectives");
+    cl_program Pr = Spirv ? programIL(spirvModule("scan"), "")
+                          : program(kernels::Scan, Options);
     if (Which == LookBack) {
       int Zero = 0;
       BCounter = buffer(4, &Zero);
@@ -1252,6 +1303,7 @@ private:
   static constexpr int BlockChoices[] = {8, 16, 32, 64};
   Kind Which;
   int N, K = 0, Chunks = 0, Blocks = 0;
+  bool Spirv;
   Scheme Sc = ScanThenAdd;
   std::vector<int> In;
   cl_mem BIn = nullptr, BOut = nullptr, BCounter = nullptr, BFlags = nullptr,
@@ -1558,9 +1610,17 @@ private:
 //          (1024 items) until clFinish: what a user waits for.
 class BuildBench : public Bench {
 public:
-  enum Kind { Cold, Warm, First };
+  enum Kind { Cold, Warm, First, SpirvCold, SpirvWarm };
   BuildBench(Platform &P, Kind Which) : Bench(P), Which(Which) {}
   void setUp() override {
+    if (Which == SpirvCold || Which == SpirvWarm) {
+      Il = spirvModule("scan");
+      std::random_device Rd;
+      Nonce = (uint64_t(Rd()) << 32) ^ Rd() ^ uint64_t(nowSec() * 1e9);
+      // Built once now, as the warm source (fills caches).
+      clReleaseProgram(programIL(Il, "", false));
+      return;
+    }
     std::random_device Rd;
     Nonce = (uint64_t(Rd()) << 32) ^ Rd() ^ uint64_t(nowSec() * 1e9);
     Lcg R(3);
@@ -1576,6 +1636,14 @@ public:
       run();
   }
   double run() override {
+    if (Which == SpirvCold || Which == SpirvWarm) {
+      std::string Module = Which == SpirvWarm ? Il : uniqueModule();
+      double T0 = nowSec();
+      cl_program Pr = programIL(Module, "", false);
+      double T1 = nowSec();
+      clReleaseProgram(Pr);
+      return T1 - T0;
+    }
     std::string Src = Which == Warm ? Same : source();
     double T0 = nowSec();
     cl_program Pr = program(Src, "", false);
@@ -1616,9 +1684,18 @@ private:
            std::to_string(N) +
            "(global ulong *p) { p[0] = " + std::to_string(N) + "ul; }\n";
   }
+  /// The scan module with a generator word of its own (header word 2, the
+  /// producing tool's id and version, which nothing reads): a module no
+  /// cache has seen.
+  std::string uniqueModule() {
+    std::string M = Il;
+    uint32_t Word = uint32_t(Nonce + Count++);
+    std::memcpy(&M[8], &Word, 4);
+    return M;
+  }
   Kind Which;
   uint64_t Nonce = 0, Count = 0;
-  std::string Same;
+  std::string Same, Il;
   std::vector<float> X;
   cl_mem BX = nullptr, BY = nullptr;
 };
@@ -2024,6 +2101,15 @@ std::vector<Spec> specs(const Sizes &S) {
                    return std::make_unique<StreamBench>(P, StreamBench::Kind(K),
                                                         S.Stream);
                  }});
+#ifdef CLCPU_BENCH_SPIRV_DIR
+  V.push_back({"vadd_spirv", "GB/s", KindBytes[1] * SN / GB, 0, true,
+               countStr(S.Stream) +
+                   " floats, vadd from SPIR-V (clang-15, llvm-spirv-15)",
+               [=](Platform &P) -> B {
+                 return std::make_unique<StreamBench>(P, StreamBench::Vadd,
+                                                      S.Stream, true);
+               }});
+#endif
   V.push_back({"nbody", "GFLOP/s", 20.0 * S.NBody * double(S.NBody) / GB, 0,
                false,
                std::to_string(S.NBody) + " bodies, float4, rsqrt, 20 flop/pair",
@@ -2092,6 +2178,14 @@ std::vector<Spec> specs(const Sizes &S) {
                  return std::make_unique<ScanBench>(P, ScanBench::Collective,
                                                     S.Scan);
                }});
+#ifdef CLCPU_BENCH_SPIRV_DIR
+  V.push_back({"scan_wg_spirv", "GB/s", ScanGB, 0, true,
+               ScanN + ", scan_wg from SPIR-V (clang-15, llvm-spirv-15)",
+               [=](Platform &P) -> B {
+                 return std::make_unique<ScanBench>(P, ScanBench::Collective,
+                                                    S.Scan, true);
+               }});
+#endif
   V.push_back({"scan_local", "GB/s", ScanGB, 0, true,
                ScanN + ", 3 passes, local-memory scan (OpenCL 1.2)",
                [=](Platform &P) -> B {
@@ -2140,6 +2234,19 @@ std::vector<Spec> specs(const Sizes &S) {
                "clBuildProgram, same source again", [](Platform &P) -> B {
                  return std::make_unique<BuildBench>(P, BuildBench::Warm);
                }});
+#ifdef CLCPU_BENCH_SPIRV_DIR
+  V.push_back({"build_spirv_cold", "ms", 0, 1e3, false,
+               "clCreateProgramWithIL + clBuildProgram, the scan kernels' "
+               "SPIR-V, new module (nonce)",
+               [](Platform &P) -> B {
+                 return std::make_unique<BuildBench>(P, BuildBench::SpirvCold);
+               }});
+  V.push_back({"build_spirv_warm", "ms", 0, 1e3, false,
+               "clCreateProgramWithIL + clBuildProgram, the same module again",
+               [](Platform &P) -> B {
+                 return std::make_unique<BuildBench>(P, BuildBench::SpirvWarm);
+               }});
+#endif
   V.push_back({"first_launch", "ms", 0, 1e3, false,
                "new source: build + first enqueue + clFinish",
                [](Platform &P) -> B {
@@ -2698,6 +2805,11 @@ int main(int Argc, char **Argv) {
   std::string MaxWhy = "1/24 of " + mib(Phys) + " of memory";
   bool Capped = false;
   Sizes Sz = Quick ? quickSizes() : fullSizes(Llc, MaxArray, Capped);
+#ifndef CLCPU_BENCH_SPIRV_DIR
+  std::fprintf(stderr, "clcpu_bench: built without clang-15 or "
+                       "llvm-spirv-15: rows vadd_spirv, scan_wg_spirv, "
+                       "build_spirv_cold and build_spirv_warm skipped\n");
+#endif
   if (List) {
     for (const Spec &S : specs(Sz))
       std::printf("%-16s %-8s %s\n", S.Name.c_str(), S.Unit.c_str(),

@@ -11,7 +11,8 @@
 // names, the ones builtins/ defines, rather than __spirv_* calls),
 // `--spirv-gen-kernel-arg-name-md` (argument names from OpName, for
 // clGetKernelArgInfo) and `--spec-const` with the values the application
-// set.
+// set. Before it runs, compiler/SpirvLegalize.cpp rewrites the constructs
+// it cannot read into equivalent SPIR-V.
 //
 // The bitcode then takes the shape the front end gives OpenCL C: the host
 // triple and data layout, flat address spaces
@@ -24,6 +25,7 @@
 #include "compiler/Spirv.h"
 
 #include "compiler/Binary.h"
+#include "compiler/SpirvLegalize.h"
 #include "compiler/passes/FlattenAddressSpaces.h"
 #include "compiler/passes/SpirvBuiltinNames.h"
 
@@ -269,96 +271,6 @@ bool inspectSpirv(const void *Data, size_t Size, SpirvInfo &Out,
 }
 
 namespace {
-enum : uint32_t {
-  OpConstantFalse = 42,
-  OpConstant = 43,
-  OpConstantNull = 46,
-  OpCopyMemory = 63,
-  OpCopyMemorySized = 64,
-  OpDecorateString = 5632,
-  OpMemberDecorateString = 5633,
-  DecorationUserSemantic = 5635,
-};
-
-/// \p Il (inspected) with the constructs the translator cannot read but
-/// that have a plain equivalent rewritten: a null scalar (OpConstantNull of
-/// a bool, integer or float type, on which llvm-spirv-15 fails an
-/// assertion) becomes OpConstantFalse or OpConstant 0, and UserSemantic
-/// string decorations (OpDecorateString, SPIR-V 1.4, which it does not
-/// know; annotations without meaning for the code) are dropped. A copy
-/// with separate memory operands for its target and its source (SPIR-V
-/// 1.4; the translator reads one set)
-/// gets one set: volatile or
-/// non-temporal if either is, with the target's alignment (the source's
-/// is a hint that may go).
-std::string normalizeForTranslator(const std::string &Il) {
-  std::vector<uint32_t> W(Il.size() / 4);
-  std::memcpy(W.data(), Il.data(), W.size() * 4);
-  // Result id → (opcode, width) of the scalar types.
-  std::vector<std::pair<uint32_t, std::pair<uint32_t, uint32_t>>> Scalars;
-  std::vector<uint32_t> Out(W.begin(), W.begin() + 5);
-  bool Changed = false;
-  for (size_t I = 5; I < W.size();) {
-    uint32_t Count = W[I] >> 16, Op = W[I] & 0xffff;
-    const uint32_t *Ops = &W[I + 1];
-    if (Op == OpTypeBool && Count >= 2)
-      Scalars.push_back({Ops[0], {Op, 0}});
-    if ((Op == OpTypeInt || Op == OpTypeFloat) && Count >= 3)
-      Scalars.push_back({Ops[0], {Op, Ops[1]}});
-    if ((Op == OpDecorateString && Count >= 3 &&
-         Ops[1] == DecorationUserSemantic) ||
-        (Op == OpMemberDecorateString && Count >= 4 &&
-         Ops[2] == DecorationUserSemantic)) {
-      Changed = true;
-      I += Count;
-      continue;
-    }
-    if (Op == OpConstantNull && Count == 3) {
-      auto Scalar = std::find_if(Scalars.begin(), Scalars.end(),
-                                 [&](auto &S) { return S.first == Ops[0]; });
-      if (Scalar != Scalars.end()) {
-        auto [TypeOp, Width] = Scalar->second;
-        if (TypeOp == OpTypeBool) {
-          Out.insert(Out.end(), {(3u << 16) | OpConstantFalse, Ops[0], Ops[1]});
-        } else {
-          uint32_t Words = Width > 32 ? 2 : 1;
-          Out.insert(Out.end(),
-                     {((3u + Words) << 16) | OpConstant, Ops[0], Ops[1]});
-          Out.insert(Out.end(), Words, 0u);
-        }
-        Changed = true;
-        I += Count;
-        continue;
-      }
-    }
-    // Memory operands: a mask, then Aligned's literal. Only masks of
-    // Volatile (1), Aligned (2) and Nontemporal (4) are merged.
-    unsigned First = Op == OpCopyMemory ? 2 : Op == OpCopyMemorySized ? 3 : 0;
-    if (First && Count > First + 1) {
-      uint32_t M1 = Ops[First];
-      unsigned Second = First + 1 + ((M1 & 2) ? 1 : 0);
-      if (Count > Second + 1 && (M1 & ~7u) == 0 && (Ops[Second] & ~7u) == 0) {
-        uint32_t M2 = Ops[Second] & 5u;
-        unsigned Words = 1 + First + 1 + ((M1 & 2) ? 1 : 0);
-        Out.push_back((Words << 16) | Op);
-        Out.insert(Out.end(), Ops, Ops + First);
-        Out.push_back(M1 | M2);
-        if (M1 & 2)
-          Out.push_back(Ops[First + 1]);
-        Changed = true;
-        I += Count;
-        continue;
-      }
-    }
-    Out.insert(Out.end(), W.begin() + I, W.begin() + I + Count);
-    I += Count;
-  }
-  if (!Changed)
-    return Il;
-  return std::string(reinterpret_cast<const char *>(Out.data()),
-                     Out.size() * 4);
-}
-
 /// A temporary directory, removed with what it holds.
 class TempDir {
 public:
@@ -506,6 +418,16 @@ std::string runTool(const std::vector<std::string> &Argv,
 constexpr unsigned TranslatorSeconds = 120;
 } // namespace
 
+bool spirvTranslatorFound(const std::string &Path) {
+  static const bool Found = [&] {
+    const std::string &Tool = Path.empty() ? DefaultSpirvTranslator : Path;
+    struct stat St;
+    return stat(Tool.c_str(), &St) == 0 && S_ISREG(St.st_mode) &&
+           access(Tool.c_str(), X_OK) == 0;
+  }();
+  return Found;
+}
+
 std::unique_ptr<Module>
 translateSpirv(LLVMContext &Ctx, const std::string &Il,
                const std::vector<SpecConstantValue> &Spec, const Options &Opts,
@@ -545,7 +467,7 @@ translateSpirv(LLVMContext &Ctx, const std::string &Il,
   }
   std::string In = Dir.Path + "/module.spv", OutBc = Dir.Path + "/module.bc",
               Messages = Dir.Path + "/messages.txt";
-  if (!writeFile(In, normalizeForTranslator(Il))) {
+  if (!writeFile(In, legalizeSpirv(Il))) {
     Log += "error: cannot write the SPIR-V module to " + In + "\n";
     return nullptr;
   }

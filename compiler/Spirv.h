@@ -19,6 +19,14 @@ class Module;
 
 namespace clcpu::compiler {
 
+/// Whether the SPIR-V translator \p Path (DefaultSpirvTranslator when
+/// empty) is an executable file: without it the device takes no IL
+/// programs (no cl_khr_il_program, an empty CL_DEVICE_IL_VERSION,
+/// clCreateProgramWithIL is CL_INVALID_OPERATION). Looked up on the first
+/// call only: what the device reports must not change under an application
+/// that queried it. Thread-safe.
+bool spirvTranslatorFound(const std::string &Path);
+
 /// SPIR-V module \p Il (specialized with \p Spec) → unoptimized LLVM IR
 /// for the host (\p Triple, \p DL) in the front end's shape: flat address
 /// spaces, the builtins' host names, the host CPU's function attributes.

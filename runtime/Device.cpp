@@ -1,5 +1,6 @@
 #include "runtime/Device.h"
 #include "compiler/Compiler.h"
+#include "compiler/Spirv.h"
 #include "compiler/WorkGroupContext.h"
 #include "runtime/Config.h"
 #include "runtime/Error.h"
@@ -26,6 +27,21 @@ const std::vector<NamedVersion> DeviceExtensions = {
 
 /// The last minor version of SPIR-V 1.x that IL programs may have.
 cl_uint spirvMaxMinor() { return (compiler::MaxSpirvVersion >> 8) & 0xff; }
+
+/// Whether the device takes IL programs: the SPIR-V translator is there.
+bool ilPrograms() {
+  return compiler::spirvTranslatorFound(config().SpirvTranslator);
+}
+
+/// DeviceExtensions less cl_khr_il_program when the device takes no IL
+/// programs (no SPIR-V translator).
+std::vector<NamedVersion> reportedExtensions(bool IlPrograms) {
+  std::vector<NamedVersion> V;
+  for (const NamedVersion &E : DeviceExtensions)
+    if (IlPrograms || E.Name != "cl_khr_il_program")
+      V.push_back(E);
+  return V;
+}
 
 /// OpenCL C 3.0 optional features: compiler::openclCFeatures(), the one list
 /// the compiler also defines the feature macros from.
@@ -579,19 +595,20 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
     return Out.value<cl_command_queue_properties>(
         CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
   case CL_DEVICE_EXTENSIONS:
-    return Out.string(joinNames(DeviceExtensions));
+    return Out.string(joinNames(reportedExtensions(ilPrograms())));
   case CL_DEVICE_EXTENSIONS_WITH_VERSION:
-    return Out.array(nameVersions(DeviceExtensions));
+    return Out.array(nameVersions(reportedExtensions(ilPrograms())));
   case CL_DEVICE_PLATFORM:
     return Out.value<cl_platform_id>(Plat->handle());
   case CL_DEVICE_BUILT_IN_KERNELS:
     return Out.string("");
   case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
     return Out.bytes(nullptr, 0);
-  // SPIR-V 1.0 up to what the translator reads (compiler/Spirv.cpp).
+  // SPIR-V 1.0 up to what the translator reads (compiler/Spirv.cpp); none
+  // without the translator.
   case CL_DEVICE_ILS_WITH_VERSION: {
     std::vector<cl_name_version> V;
-    for (cl_uint Minor = 0; Minor <= spirvMaxMinor(); ++Minor) {
+    for (cl_uint Minor = 0; ilPrograms() && Minor <= spirvMaxMinor(); ++Minor) {
       cl_name_version NV{};
       NV.version = CL_MAKE_VERSION(1, Minor, 0);
       std::strncpy(NV.name, "SPIR-V", CL_NAME_VERSION_MAX_NAME_SIZE - 1);
@@ -601,7 +618,7 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   }
   case CL_DEVICE_IL_VERSION: {
     std::string S;
-    for (cl_uint Minor = 0; Minor <= spirvMaxMinor(); ++Minor)
+    for (cl_uint Minor = 0; ilPrograms() && Minor <= spirvMaxMinor(); ++Minor)
       S += (S.empty() ? "SPIR-V_1." : " SPIR-V_1.") + std::to_string(Minor);
     return Out.string(S);
   }

@@ -10,7 +10,9 @@ PACKAGES=(
   libtbb-dev libhwloc-dev libboost-context-dev libboost-dev libsleef-dev
   catch2 python3 python3-matplotlib
   llvm-spirv-15  # reads SPIR-V modules (IL programs) into LLVM bitcode
-  spirv-tools    # spirv-as: the tests' SPIR-V modules from their text
+  spirv-tools    # spirv-as, spirv-val: the tests' SPIR-V modules
+  spirv-headers  # compiler/SpirvLegalize.cpp: opcodes, HasResultAndType
+  clang-15       # bench/: the *_spirv rows' SPIR-V (LLVM 15 bitcode)
   file  # cpack -G DEB finds the ELF files it computes Depends from
   gdb   # tests/CMakeLists.txt: gdb_kernel_session (docs/DEBUGGING.md)
 )

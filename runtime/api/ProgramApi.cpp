@@ -1,6 +1,8 @@
 //===- runtime/api/ProgramApi.cpp - program entry points (5.8) ------------===//
 
+#include "compiler/Spirv.h"
 #include "runtime/CheckedMath.h"
+#include "runtime/Config.h"
 #include "runtime/Context.h"
 #include "runtime/Device.h"
 #include "runtime/Platform.h"
@@ -359,6 +361,18 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context,
       return fail(CL_INVALID_VALUE, "il is NULL or length is 0", C);
     if (hostRangeWraps(il, length))
       return fail(CL_INVALID_VALUE, "il + length wraps the address space", C);
+    // CL_INVALID_OPERATION if no devices in context support intermediate
+    // language programs.
+    // (Every device of the driver has the one translator.)
+    if (!compiler::spirvTranslatorFound(config().SpirvTranslator))
+      return fail(CL_INVALID_OPERATION,
+                  "no device in the context takes IL programs: the SPIR-V "
+                  "translator (" +
+                      std::string(config().SpirvTranslator.empty()
+                                      ? compiler::DefaultSpirvTranslator
+                                      : config().SpirvTranslator.c_str()) +
+                      ") was not found",
+                  C);
     // CL_INVALID_VALUE if the length-byte memory pointed to by il does not
     // contain well-formed intermediate language input appropriate for the
     // deployment environment.

@@ -124,6 +124,27 @@ TEST_CASE("4.2 CL_DEVICE_IL_VERSION: SPIR-V 1.0 to 1.4 (cl_khr_il_program)",
             clcpuPlatform(), "clCreateProgramWithILKHR") != nullptr);
 }
 
+TEST_CASE("4.2 without the SPIR-V translator: no cl_khr_il_program, no IL "
+          "version, and clCreateProgramWithIL is CL_INVALID_OPERATION",
+          "[.no-translator]") {
+  // Run with CLCPU_SPIRV_TRANSLATOR naming a file that does not exist
+  // (tests/CMakeLists.txt, e2e_spirv_no_translator).
+  cl_device_id D = clcpuDevice();
+  CHECK(deviceString(D, CL_DEVICE_EXTENSIONS).find("cl_khr_il_program") ==
+        std::string::npos);
+  CHECK(extensionVersion(D, "cl_khr_il_program") == 0);
+  CHECK(deviceString(D, CL_DEVICE_IL_VERSION).empty());
+  size_t N = 1;
+  REQUIRE(clGetDeviceInfo(D, CL_DEVICE_ILS_WITH_VERSION, 0, nullptr, &N) ==
+          CL_SUCCESS);
+  CHECK(N == 0);
+  Ctx X;
+  std::string Il = module("kernels.spv");
+  // "CL_INVALID_OPERATION if no devices in context support intermediate
+  // language programs."
+  CHECK(createError(X.C, Il.data(), Il.size()) == CL_INVALID_OPERATION);
+}
+
 TEST_CASE("5.8.1 clCreateProgramWithIL: a module compiled from OpenCL C "
           "runs like its source",
           "[spirv]") {
@@ -384,7 +405,7 @@ TEST_CASE(
     "and sized copies with two memory operands (SPIR-V 1.4) build and run",
     "[spirv]") {
   // The translator fails on both; the driver gives it their plain
-  // equivalents (compiler/Spirv.cpp).
+  // equivalents (compiler/SpirvLegalize.cpp).
   Ctx X;
   cl_program P = withIL(X.C, module("normalize.spv"));
   build(P, X.D);
@@ -498,4 +519,105 @@ TEST_CASE("5.8.4-5.8.5 clCompileProgram and clLinkProgram: a SPIR-V object "
   clReleaseMemObject(MB);
   for (cl_program Q : {Il, C, L})
     clReleaseProgram(Q);
+}
+
+TEST_CASE("SPIR-V 1.4 OpPtrEqual, OpPtrNotEqual and OpPtrDiff build and run "
+          "(CTS spirv14_ptrops)",
+          "[spirv]") {
+  // llvm-spirv-15 does not implement them; compiler/SpirvLegalize.cpp
+  // rewrites them (tests/e2e/spirv/ptrops.spvasm).
+  Ctx X;
+  cl_program P = withIL(X.C, module("ptrops.spv"));
+  build(P, X.D);
+  std::vector<cl_uint> Out(6, 77), Structs(12, 0), Vectors(12, 0);
+  cl_mem M[3] = {buffer(X.C, Out), buffer(X.C, Structs), buffer(X.C, Vectors)};
+  cl_kernel K = kernel(P, "ptrops");
+  for (cl_uint I = 0; I < 3; ++I)
+    clSetKernelArg(K, I, sizeof M[I], &M[I]);
+  run(X.Q, K, 1);
+  CHECK(read<cl_uint>(X.Q, M[0], Out.size()) ==
+        std::vector<cl_uint>{0, 1, 1, 3, 0xfffffffdu, 2});
+  for (cl_mem B : M)
+    clReleaseMemObject(B);
+  clReleaseKernel(K);
+  clReleaseProgram(P);
+}
+
+TEST_CASE("SPIR-V 1.4 OpCopyLogical of a structure with a nested structure "
+          "and an array builds and runs (CTS spirv14_copylogical)",
+          "[spirv]") {
+  // tests/e2e/spirv/copylogical.spvasm: { uint, { float, uint }, uint[3] }.
+  Ctx X;
+  cl_program P = withIL(X.C, module("copylogical.spv"));
+  build(P, X.D);
+  float F = 1.5f;
+  cl_uint FBits;
+  std::memcpy(&FBits, &F, 4);
+  std::vector<cl_uint> In = {7, FBits, 9, 10, 11, 12}, Out(6, 0);
+  cl_mem MOut = buffer(X.C, Out), MIn = buffer(X.C, In);
+  cl_kernel K = kernel(P, "copylogical");
+  clSetKernelArg(K, 0, sizeof MOut, &MOut);
+  clSetKernelArg(K, 1, sizeof MIn, &MIn);
+  run(X.Q, K, 1);
+  CHECK(read<cl_uint>(X.Q, MOut, Out.size()) == In);
+  clReleaseMemObject(MOut);
+  clReleaseMemObject(MIn);
+  clReleaseKernel(K);
+  clReleaseProgram(P);
+}
+
+TEST_CASE("OpCopyMemory without a size, with no, one and two memory-operand "
+          "sets, builds and runs (CTS spirv14_copymemory_memory_operands)",
+          "[spirv]") {
+  // tests/e2e/spirv/copymemory.spvasm: three uint4 copies and one of a
+  // padded structure { uchar, uint }.
+  Ctx X;
+  cl_program P = withIL(X.C, module("copymemory.spv"));
+  build(P, X.D);
+  std::vector<cl_uint> Src(12), Dst(12, 0);
+  for (cl_uint I = 0; I < 12; ++I)
+    Src[I] = 100 + I;
+  std::vector<cl_uint> SSrc = {0x5a, 0x12345678}, SDst = {0, 0};
+  cl_mem M[4] = {buffer(X.C, Dst), buffer(X.C, Src), buffer(X.C, SDst),
+                 buffer(X.C, SSrc)};
+  cl_kernel K = kernel(P, "copymemory");
+  for (cl_uint I = 0; I < 4; ++I)
+    clSetKernelArg(K, I, sizeof M[I], &M[I]);
+  run(X.Q, K, 1);
+  CHECK(read<cl_uint>(X.Q, M[0], Dst.size()) == Src);
+  std::vector<cl_uint> Got = read<cl_uint>(X.Q, M[2], 2);
+  // The uchar member and the uint; the padding after the uchar is not
+  // part of the value.
+  CHECK((Got[0] & 0xff) == 0x5a);
+  CHECK(Got[1] == 0x12345678u);
+  for (cl_mem B : M)
+    clReleaseMemObject(B);
+  clReleaseKernel(K);
+  clReleaseProgram(P);
+}
+
+TEST_CASE("OpVectorShuffle of a uint2 and a uint4, in both orders, builds and "
+          "runs (CTS op_expect's shuffles)",
+          "[spirv]") {
+  // tests/e2e/spirv/shuffle.spvasm.
+  Ctx X;
+  cl_program P = withIL(X.C, module("shuffle.spv"));
+  build(P, X.D);
+  std::vector<cl_uint> Out(12, 0), In2 = {1, 2}, In4 = {10, 20, 30, 40};
+  cl_mem M[3] = {buffer(X.C, Out), buffer(X.C, In2), buffer(X.C, In4)};
+  cl_kernel K = kernel(P, "shuffle");
+  for (cl_uint I = 0; I < 3; ++I)
+    clSetKernelArg(K, I, sizeof M[I], &M[I]);
+  run(X.Q, K, 1);
+  std::vector<cl_uint> Got = read<cl_uint>(X.Q, M[0], Out.size());
+  CHECK(std::vector<cl_uint>(Got.begin(), Got.begin() + 8) ==
+        std::vector<cl_uint>{2, 1, 40, 10, 1, 40, 10, 2});
+  // Component 9 is undefined.
+  CHECK(Got[8] == 20);
+  CHECK(Got[10] == 1);
+  CHECK(Got[11] == 10);
+  for (cl_mem B : M)
+    clReleaseMemObject(B);
+  clReleaseKernel(K);
+  clReleaseProgram(P);
 }
