@@ -236,6 +236,11 @@ cl_int Kernel::checkArg(cl_uint Index, size_t Size, const void *Value,
                     "arg_value is not a valid memory object of the kernel's "
                     "context",
                     context());
+      // An image is no buffer: its bytes have a layout a pointer argument
+      // does not know.
+      if (M->isImage())
+        return fail(CL_INVALID_MEM_OBJECT,
+                    "arg_value is an image, not a buffer object", context());
       V.Buffer = H;
     }
   } else {
