@@ -32,7 +32,11 @@ cl_uint spirvMaxMinor() { return (compiler::MaxSpirvVersion >> 8) & 0xff; }
 /// the compiler also defines the feature macros from.
 std::vector<cl_name_version> openclCFeatures() {
   std::vector<cl_name_version> V;
-  for (const std::string &F : compiler::openclCFeatures()) {
+  std::vector<std::string> Names = compiler::openclCFeatures();
+  if (config().Images)
+    Names.insert(Names.end(), compiler::imageFeatures().begin(),
+                 compiler::imageFeatures().end());
+  for (const std::string &F : Names) {
     cl_name_version NV{};
     // An extension's feature has its extension's version; the others are
     // OpenCL C 3.0's.

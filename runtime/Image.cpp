@@ -175,6 +175,10 @@ size_t imageElementSize(const cl_image_format &F) {
   return Size;
 }
 
+unsigned imageChannels(const cl_image_format &F) {
+  return orderChannels(F.image_channel_order);
+}
+
 bool isImageType(cl_mem_object_type Type) {
   switch (Type) {
   case CL_MEM_OBJECT_IMAGE1D:
@@ -192,6 +196,11 @@ bool isImageType(cl_mem_object_type Type) {
 bool imageFormatSupported(const cl_image_format &F, cl_mem_object_type Type,
                           cl_mem_flags Flags) {
   if (!isImageType(Type))
+    return false;
+  // CL_MEM_KERNEL_READ_AND_WRITE: formats "that may be both read from and
+  // written to by the same kernel instance"; none while kernels cannot take
+  // read_write images (CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS is 0).
+  if (Flags & CL_MEM_KERNEL_READ_AND_WRITE)
     return false;
   // Depth images are 2D images and 2D image arrays (cl_khr_depth_images).
   if (F.image_channel_order == CL_DEPTH && Type != CL_MEM_OBJECT_IMAGE2D &&
@@ -1005,6 +1014,24 @@ cl_int Mem::createImage(Context *Ctx, cl_mem_flags Flags,
       deallocate(Data, Size);
       throw;
     }
+  }
+  // The kernels' view (builtins/image.cl); the sizes fit in int32 (the
+  // device limits).
+  {
+    auto D2 = std::make_shared<ImageDesc>(*Desc2);
+    DeviceImage &Dev = D2->Device;
+    Dev.Data = static_cast<char *>(Out->data());
+    Dev.RowPitch = D2->RowPitch;
+    Dev.SlicePitch = D2->SlicePitch;
+    Dev.Width = static_cast<int32_t>(D2->Width);
+    Dev.Height = static_cast<int32_t>(D2->Height);
+    Dev.Depth = static_cast<int32_t>(D2->Depth);
+    Dev.ArraySize = static_cast<int32_t>(D2->ArraySize);
+    Dev.Order = D2->Format.image_channel_order;
+    Dev.Type = D2->Format.image_channel_data_type;
+    Dev.ElementSize = static_cast<uint32_t>(D2->ElementSize);
+    Dev.Channels = imageChannels(D2->Format);
+    Desc2 = std::move(D2);
   }
   Out->Image = std::move(Desc2);
   return CL_SUCCESS;

@@ -56,9 +56,22 @@ struct ImageLimits {
   static constexpr cl_uint BaseAddressAlignment = 1;
   static constexpr cl_uint MaxReadArgs = 128;
   static constexpr cl_uint MaxWriteArgs = 64;
-  static constexpr cl_uint MaxReadWriteArgs = 64;
+  /// "must be 0 for devices that do not support read-write images": kernels
+  /// cannot take read_write images yet (__opencl_c_read_write_images).
+  static constexpr cl_uint MaxReadWriteArgs = 0;
   static constexpr cl_uint MaxSamplers = 16;
 };
+
+/// What a kernel's image argument points to: the layout builtins/image.cl
+/// reads (its ClcpuImage), one per image, made at creation.
+struct DeviceImage {
+  char *Data;
+  uint64_t RowPitch;
+  uint64_t SlicePitch;
+  int32_t Width, Height, Depth, ArraySize;
+  uint32_t Order, Type, ElementSize, Channels;
+};
+static_assert(sizeof(DeviceImage) == 56, "the layout of builtins/image.cl");
 
 /// What an image memory object is beyond its bytes. Immutable.
 struct ImageDesc {
@@ -75,6 +88,8 @@ struct ImageDesc {
   /// CL_IMAGE_BUFFER: the buffer a 1D image buffer or a 2D image was
   /// created from, else null.
   cl_mem Buffer = nullptr;
+  /// The image as kernels see it (builtins/image.cl).
+  DeviceImage Device{};
 
   /// The extent of each origin/region coordinate: (width, height or layers,
   /// depth or layers), 1 where the type has no such coordinate.
@@ -123,6 +138,10 @@ inline std::array<size_t, 3> byteRegion(const ImageDesc &I,
 /// \p Pixel (at least imageElementSize(F) bytes).
 void packFillColor(const cl_image_format &F, const void *Color,
                    unsigned char *Pixel);
+
+/// The number of channels an element of \p F stores (3 for the packed
+/// CL_RGB formats).
+unsigned imageChannels(const cl_image_format &F);
 
 /// IEEE half precision of \p F, rounded to nearest even.
 uint16_t floatToHalf(float F);

@@ -102,6 +102,30 @@ cl_int Sampler::parseProperties(const cl_sampler_properties *List, Context *Ctx,
   return CL_SUCCESS;
 }
 
+uint64_t Sampler::kernelBits() const {
+  // CLK_NORMALIZED_COORDS_TRUE 1; CLK_ADDRESS_NONE 0, _CLAMP_TO_EDGE 2,
+  // _CLAMP 4, _REPEAT 6, _MIRRORED_REPEAT 8; CLK_FILTER_NEAREST 0x10,
+  // _LINEAR 0x20.
+  uint64_t Bits = Normalized ? 1 : 0;
+  switch (Addressing) {
+  case CL_ADDRESS_CLAMP_TO_EDGE:
+    Bits |= 2;
+    break;
+  case CL_ADDRESS_CLAMP:
+    Bits |= 4;
+    break;
+  case CL_ADDRESS_REPEAT:
+    Bits |= 6;
+    break;
+  case CL_ADDRESS_MIRRORED_REPEAT:
+    Bits |= 8;
+    break;
+  default:
+    break;
+  }
+  return Bits | (Filter == CL_FILTER_LINEAR ? 0x20 : 0x10);
+}
+
 cl_int Sampler::getInfo(cl_sampler_info Param, InfoOut Out) const {
   switch (Param) {
   case CL_SAMPLER_REFERENCE_COUNT:

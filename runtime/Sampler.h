@@ -6,6 +6,7 @@
 #include "runtime/Info.h"
 #include "runtime/Object.h"
 
+#include <cstdint>
 #include <vector>
 
 namespace clcpu {
@@ -35,6 +36,10 @@ public:
   cl_bool normalizedCoords() const { return Normalized; }
   cl_addressing_mode addressingMode() const { return Addressing; }
   cl_filter_mode filterMode() const { return Filter; }
+
+  /// The sampler as a kernel argument: its CLK_* bits (opencl-c-base.h),
+  /// what builtins/image.cl decodes.
+  uint64_t kernelBits() const;
 
   cl_int getInfo(cl_sampler_info Param, InfoOut Out) const;
 

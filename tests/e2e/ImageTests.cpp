@@ -9,6 +9,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -159,11 +161,15 @@ TEST_CASE("5.3.2.2: clGetSupportedImageFormats lists the minimum formats",
        {CL_MEM_OBJECT_IMAGE1D, CL_MEM_OBJECT_IMAGE1D_BUFFER,
         CL_MEM_OBJECT_IMAGE1D_ARRAY, CL_MEM_OBJECT_IMAGE2D,
         CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_MEM_OBJECT_IMAGE3D}) {
-    for (cl_mem_flags F : {CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY,
-                           CL_MEM_READ_WRITE, CL_MEM_KERNEL_READ_AND_WRITE}) {
+    // "must be 0 for devices that do not support read-write images", and
+    // then no format is for reading and writing in one kernel.
+    CHECK(deviceInfo<cl_uint>(E.D, CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS) == 0);
+    CHECK(formats(E.C, CL_MEM_KERNEL_READ_AND_WRITE, T).empty());
+    for (cl_mem_flags F :
+         {CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY, CL_MEM_READ_WRITE}) {
       auto L = formats(E.C, F, T);
       // "Minimum list of required image formats for reading or writing"
-      // and "... for reading and writing" (CL_R and CL_RGBA).
+      // (CL_RGBA), and CL_R of the OpenCL 2.0 list.
       for (cl_channel_type Ty :
            {CL_UNORM_INT8, CL_SIGNED_INT8, CL_SIGNED_INT16, CL_SIGNED_INT32,
             CL_UNSIGNED_INT8, CL_UNSIGNED_INT16, CL_UNSIGNED_INT32,
@@ -1045,4 +1051,298 @@ TEST_CASE("cl_khr_command_buffer: image commands are recorded and replayed",
           Out[P * 4 + 3] == 255;
   CHECK(Ok);
   Release(B);
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels (OpenCL C 3.0, 6.15.15; 8 "Image Addressing and Filtering"),
+// against a host reference sampler written from the spec.
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// OpenCL C 8.2: the element index of coordinate \p S for nearest
+/// filtering; -1 for the border color.
+int refNearest(float S, int Size, bool Norm, cl_addressing_mode Mode) {
+  if (Mode == CL_ADDRESS_REPEAT) {
+    float U = (S - std::floor(S)) * Size;
+    int I = static_cast<int>(std::floor(U));
+    return I > Size - 1 ? I - Size : I;
+  }
+  if (Mode == CL_ADDRESS_MIRRORED_REPEAT) {
+    float M = std::fabs(S - 2.0f * std::rint(0.5f * S));
+    return std::min(static_cast<int>(std::floor(M * Size)), Size - 1);
+  }
+  float U = Norm ? S * Size : S;
+  int I = static_cast<int>(std::floor(U));
+  if (Mode == CL_ADDRESS_CLAMP)
+    return I < 0 || I >= Size ? -1 : I;
+  return std::clamp(I, 0, Size - 1); // CLAMP_TO_EDGE (NONE: kept inside)
+}
+
+/// 8.2, linear: indices i0, i1 (-1: border) and the weight of i1.
+float refLinear(float S, int Size, bool Norm, cl_addressing_mode Mode, int &I0,
+                int &I1) {
+  float U;
+  if (Mode == CL_ADDRESS_REPEAT) {
+    U = (S - std::floor(S)) * Size;
+    I0 = static_cast<int>(std::floor(U - 0.5f));
+    I1 = I0 + 1;
+    if (I0 < 0)
+      I0 += Size;
+    if (I1 > Size - 1)
+      I1 -= Size;
+  } else if (Mode == CL_ADDRESS_MIRRORED_REPEAT) {
+    U = std::fabs(S - 2.0f * std::rint(0.5f * S)) * Size;
+    I0 = std::max(static_cast<int>(std::floor(U - 0.5f)), 0);
+    I1 = std::min(static_cast<int>(std::floor(U - 0.5f)) + 1, Size - 1);
+  } else {
+    U = Norm ? S * Size : S;
+    I0 = static_cast<int>(std::floor(U - 0.5f));
+    I1 = I0 + 1;
+    if (Mode == CL_ADDRESS_CLAMP) {
+      I0 = I0 < 0 || I0 >= Size ? -1 : I0;
+      I1 = I1 < 0 || I1 >= Size ? -1 : I1;
+    } else {
+      I0 = std::clamp(I0, 0, Size - 1);
+      I1 = std::clamp(I1, 0, Size - 1);
+    }
+  }
+  float F = U - 0.5f;
+  return F - std::floor(F);
+}
+
+struct RefImage {
+  int W, H;
+  std::vector<float> Px; // RGBA per element, already converted to float
+  std::array<float, 4> at(int X, int Y) const {
+    if (X < 0 || Y < 0) // CL_RGBA has alpha: the border color is 0
+      return {0, 0, 0, 0};
+    const float *P = &Px[(Y * W + X) * 4];
+    return {P[0], P[1], P[2], P[3]};
+  }
+  std::array<float, 4> sample(float S, float T, bool Norm,
+                              cl_addressing_mode Mode, bool Linear) const {
+    if (!Linear)
+      return at(refNearest(S, W, Norm, Mode), refNearest(T, H, Norm, Mode));
+    int X0, X1, Y0, Y1;
+    float A = refLinear(S, W, Norm, Mode, X0, X1);
+    float B = refLinear(T, H, Norm, Mode, Y0, Y1);
+    std::array<float, 4> R{};
+    auto T00 = at(X0, Y0), T10 = at(X1, Y0), T01 = at(X0, Y1), T11 = at(X1, Y1);
+    for (int C = 0; C < 4; ++C)
+      R[C] = (1 - A) * (1 - B) * T00[C] + A * (1 - B) * T10[C] +
+             (1 - A) * B * T01[C] + A * B * T11[C];
+    return R;
+  }
+};
+
+cl_kernel buildKernel(Env &E, const char *Src, const char *Name,
+                      cl_program &P) {
+  cl_int Err = -1;
+  P = clCreateProgramWithSource(E.C, 1, &Src, nullptr, &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  cl_int B = clBuildProgram(P, 1, &E.D, "-cl-std=CL3.0", nullptr, nullptr);
+  if (B != CL_SUCCESS) {
+    char Log[8192] = {};
+    clGetProgramBuildInfo(P, E.D, CL_PROGRAM_BUILD_LOG, sizeof Log, Log,
+                          nullptr);
+    INFO(Log);
+    REQUIRE(B == CL_SUCCESS);
+  }
+  cl_kernel K = clCreateKernel(P, Name, &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  return K;
+}
+} // namespace
+
+TEST_CASE("6.15.15, 8.2: read_imagef of a 2D image with every sampler "
+          "matches the spec's sampling rules",
+          "[.images]") {
+  Env E;
+  const int W = 7, H = 5;
+  // CL_RGBA / CL_UNORM_INT8 and CL_RGBA / CL_FLOAT.
+  std::vector<unsigned char> Bytes = pattern(W * H * 4, 17);
+  std::vector<float> Floats(W * H * 4);
+  for (size_t I = 0; I < Floats.size(); ++I)
+    Floats[I] = static_cast<float>((I * 37) % 101) / 7.0f - 3.0f;
+  cl_image_desc D = desc(CL_MEM_OBJECT_IMAGE2D, W, H);
+  cl_mem U8 =
+      E.image(Rgba8, D, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, Bytes.data());
+  cl_mem F32 =
+      E.image(RgbaF, D, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, Floats.data());
+  RefImage RU8{W, H, {}}, RF32{W, H, Floats};
+  for (unsigned char B : Bytes)
+    RU8.Px.push_back(B / 255.0f);
+
+  const char *Src = R"(
+    kernel void sample(read_only image2d_t img, sampler_t s,
+                       global const float2 *coord, global float4 *out) {
+      size_t i = get_global_id(0);
+      out[i] = read_imagef(img, s, coord[i]);
+    })";
+  cl_program P;
+  cl_kernel K = buildKernel(E, Src, "sample", P);
+  // Coordinates inside, on texel edges and centers, and outside on both
+  // sides (normalized ones are scaled below).
+  std::vector<float> Raw = {0.0f, 0.5f,  1.0f,  2.25f, 3.5f, 6.99f, 7.0f,
+                            7.5f, -0.5f, -1.3f, 9.75f, 4.0f, 2.6f,  5.0f};
+  const size_t N = Raw.size() * Raw.size();
+  cl_mem Out = E.buffer(N * 16);
+  cl_mem Coords = E.buffer(N * 8);
+  for (cl_bool Norm : {CL_FALSE, CL_TRUE})
+    for (cl_addressing_mode Mode :
+         {CL_ADDRESS_NONE, CL_ADDRESS_CLAMP_TO_EDGE, CL_ADDRESS_CLAMP,
+          CL_ADDRESS_REPEAT, CL_ADDRESS_MIRRORED_REPEAT})
+      for (cl_filter_mode Filter : {CL_FILTER_NEAREST, CL_FILTER_LINEAR}) {
+        if (!Norm &&
+            (Mode == CL_ADDRESS_REPEAT || Mode == CL_ADDRESS_MIRRORED_REPEAT))
+          continue;
+        cl_int Err = -1;
+        cl_sampler S = clCreateSampler(E.C, Norm, Mode, Filter, &Err);
+        REQUIRE(Err == CL_SUCCESS);
+        std::vector<float> C;
+        for (float X : Raw)
+          for (float Y : Raw) {
+            C.push_back(Norm ? X / W : X);
+            C.push_back(Norm ? Y / H : Y);
+          }
+        REQUIRE(clEnqueueWriteBuffer(E.Q, Coords, CL_TRUE, 0, N * 8, C.data(),
+                                     0, nullptr, nullptr) == CL_SUCCESS);
+        for (int Fmt = 0; Fmt < 2; ++Fmt) {
+          cl_mem Img = Fmt ? F32 : U8;
+          const RefImage &Ref = Fmt ? RF32 : RU8;
+          REQUIRE(clSetKernelArg(K, 0, sizeof Img, &Img) == CL_SUCCESS);
+          REQUIRE(clSetKernelArg(K, 1, sizeof S, &S) == CL_SUCCESS);
+          REQUIRE(clSetKernelArg(K, 2, sizeof Coords, &Coords) == CL_SUCCESS);
+          REQUIRE(clSetKernelArg(K, 3, sizeof Out, &Out) == CL_SUCCESS);
+          REQUIRE(clEnqueueNDRangeKernel(E.Q, K, 1, nullptr, &N, nullptr, 0,
+                                         nullptr, nullptr) == CL_SUCCESS);
+          std::vector<float> Got(N * 4);
+          REQUIRE(clEnqueueReadBuffer(E.Q, Out, CL_TRUE, 0, N * 16, Got.data(),
+                                      0, nullptr, nullptr) == CL_SUCCESS);
+          int Bad = 0;
+          for (size_t I = 0; I < N; ++I) {
+            // CL_ADDRESS_NONE: out-of-range coordinates are undefined.
+            float U = Norm ? C[2 * I] * W : C[2 * I];
+            float V = Norm ? C[2 * I + 1] * H : C[2 * I + 1];
+            if (Mode == CL_ADDRESS_NONE &&
+                (U < 0.5f || V < 0.5f || U > W - 0.5f || V > H - 0.5f))
+              continue;
+            auto Want = Ref.sample(C[2 * I], C[2 * I + 1], Norm, Mode,
+                                   Filter == CL_FILTER_LINEAR);
+            for (int Ch = 0; Ch < 4; ++Ch)
+              if (std::fabs(Got[I * 4 + Ch] - Want[Ch]) >
+                  1e-5f * std::max(1.0f, std::fabs(Want[Ch])))
+                if (Bad++ < 3)
+                  UNSCOPED_INFO("norm "
+                                << Norm << " mode 0x" << std::hex << Mode
+                                << " filter 0x" << Filter << std::dec << " fmt "
+                                << Fmt << " coord (" << C[2 * I] << ", "
+                                << C[2 * I + 1] << ") ch " << Ch << ": got "
+                                << Got[I * 4 + Ch] << ", want " << Want[Ch]);
+          }
+          CHECK(Bad == 0);
+        }
+        clReleaseSampler(S);
+      }
+  clReleaseKernel(K);
+  clReleaseProgram(P);
+}
+
+TEST_CASE("6.15.15: sampler constants, sampler-less and integer reads, "
+          "writes and queries of 2D images",
+          "[.images]") {
+  Env E;
+  const int W = 6, H = 4;
+  std::vector<uint32_t> In(W * H * 4);
+  for (size_t I = 0; I < In.size(); ++I)
+    In[I] = static_cast<uint32_t>(I * 2654435761u);
+  cl_image_desc D = desc(CL_MEM_OBJECT_IMAGE2D, W, H);
+  const cl_image_format Ui32 = {CL_RGBA, CL_UNSIGNED_INT32};
+  const cl_image_format Ui8 = {CL_RGBA, CL_UNSIGNED_INT8};
+  cl_mem Src =
+      E.image(Ui32, D, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, In.data());
+  cl_mem Dst = E.image(Ui8, D, CL_MEM_WRITE_ONLY);
+  cl_mem DstF = E.image(Rgba8, D, CL_MEM_WRITE_ONLY);
+  cl_mem Info = E.buffer(8 * sizeof(int));
+  const char *Code = R"(
+    const sampler_t edge = CLK_NORMALIZED_COORDS_FALSE |
+                           CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+    kernel void copy(read_only image2d_t src, write_only image2d_t dst,
+                     write_only image2d_t dstf, global int *info) {
+      int2 c = (int2)(get_global_id(0), get_global_id(1));
+      // The pixel to the right (clamped at the edge) through the sampler
+      // constant, this one without a sampler; saturated to 8 bits.
+      uint4 a = read_imageui(src, edge, c + (int2)(1, 0));
+      uint4 b = read_imageui(src, c);
+      write_imageui(dst, c, a - b);
+      write_imagef(dstf, c, (float4)(0.25f, 0.5f, 1.5f, -1.0f));
+      if (c.x == 0 && c.y == 0) {
+        info[0] = get_image_width(src);
+        info[1] = get_image_height(src);
+        info[2] = get_image_dim(dst).x;
+        info[3] = get_image_dim(dst).y;
+        info[4] = get_image_channel_data_type(src);
+        info[5] = get_image_channel_order(dst);
+      }
+    })";
+  cl_program P;
+  cl_kernel K = buildKernel(E, Code, "copy", P);
+  REQUIRE(clSetKernelArg(K, 0, sizeof Src, &Src) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(K, 1, sizeof Dst, &Dst) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(K, 2, sizeof DstF, &DstF) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(K, 3, sizeof Info, &Info) == CL_SUCCESS);
+  // A buffer where an image goes, a sampler where an image goes.
+  cl_mem Buf = E.buffer(64);
+  CHECK(clSetKernelArg(K, 0, sizeof Buf, &Buf) == CL_INVALID_MEM_OBJECT);
+  size_t G[2] = {W, H};
+  REQUIRE(clEnqueueNDRangeKernel(E.Q, K, 2, nullptr, G, nullptr, 0, nullptr,
+                                 nullptr) == CL_SUCCESS);
+  std::vector<unsigned char> Out(W * H * 4), OutF(W * H * 4);
+  size_t Z[3] = {0, 0, 0}, R[3] = {W, H, 1};
+  REQUIRE(clEnqueueReadImage(E.Q, Dst, CL_TRUE, Z, R, 0, 0, Out.data(), 0,
+                             nullptr, nullptr) == CL_SUCCESS);
+  REQUIRE(clEnqueueReadImage(E.Q, DstF, CL_TRUE, Z, R, 0, 0, OutF.data(), 0,
+                             nullptr, nullptr) == CL_SUCCESS);
+  int Got[8] = {};
+  REQUIRE(clEnqueueReadBuffer(E.Q, Info, CL_TRUE, 0, sizeof Got, Got, 0,
+                              nullptr, nullptr) == CL_SUCCESS);
+  bool Ok = true;
+  for (int Y = 0; Y < H; ++Y)
+    for (int X = 0; X < W; ++X)
+      for (int C = 0; C < 4; ++C) {
+        uint32_t A = In[(Y * W + std::min(X + 1, W - 1)) * 4 + C];
+        uint32_t B = In[(Y * W + X) * 4 + C];
+        // 8.3.4: "saturated to the range of the channel type".
+        Ok &= Out[(Y * W + X) * 4 + C] == std::min<uint32_t>(A - B, 255);
+      }
+  CHECK(Ok);
+  // 8.3.1.2: round to nearest even, then saturate.
+  const unsigned char WantF[4] = {64, 128, 255, 0};
+  Ok = true;
+  for (int I = 0; I < W * H; ++I)
+    Ok &= std::memcmp(&OutF[I * 4], WantF, 4) == 0;
+  CHECK(Ok);
+  CHECK(Got[0] == W);
+  CHECK(Got[1] == H);
+  CHECK(Got[2] == W);
+  CHECK(Got[3] == H);
+  CHECK(Got[4] == CL_UNSIGNED_INT32);
+  CHECK(Got[5] == CL_RGBA);
+  // CL_INVALID_SAMPLER: a sampler argument that is not a sampler.
+  const char *SCode = R"(
+    kernel void s(read_only image2d_t i, sampler_t s, global float4 *o) {
+      o[0] = read_imagef(i, s, (float2)(0.5f, 0.5f));
+    })";
+  cl_program P2;
+  cl_kernel K2 = buildKernel(E, SCode, "s", P2);
+  CHECK(clSetKernelArg(K2, 1, sizeof Buf, &Buf) == CL_INVALID_SAMPLER);
+  cl_sampler Smp = clCreateSampler(E.C, CL_TRUE, CL_ADDRESS_CLAMP,
+                                   CL_FILTER_NEAREST, nullptr);
+  CHECK(clSetKernelArg(K2, 1, 4, &Smp) == CL_INVALID_ARG_SIZE);
+  CHECK(clSetKernelArg(K2, 1, sizeof Smp, &Smp) == CL_SUCCESS);
+  clReleaseSampler(Smp);
+  clReleaseKernel(K2);
+  clReleaseProgram(P2);
+  clReleaseKernel(K);
+  clReleaseProgram(P);
 }
