@@ -87,6 +87,9 @@ bool parseOptions(const std::string &Text, Options &Out, std::string &Error) {
     } else if (T == "-clcpu-force-fibers") {
       // clcpu's own: barriers on fibers, not regions (tests, benchmarks).
       Out.ForceFibers = true;
+    } else if (T == "-fclcpu-images") {
+      // clcpu's own, added for CLCPU_IMAGES=1 (BuildSettings::Images).
+      Out.Images = true;
     } else if (T == "-fclcpu-check-bounds") {
       // clcpu's own: the bounds-check mode (docs/DEBUGGING.md).
       Out.CheckBounds = true;

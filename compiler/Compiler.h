@@ -41,6 +41,10 @@ struct ArgInfo {
   bool isPointer() const {
     return AddressSpace == ArgGlobal || AddressSpace == ArgConstant;
   }
+  /// An image (image2d_t, ...: a __global pointer to the image's
+  /// DeviceImage, runtime/Image.h) or a sampler (sampler_t: its bits).
+  bool isImage() const { return TypeName.rfind("image", 0) == 0; }
+  bool isSampler() const { return TypeName == "sampler_t"; }
 };
 
 /// (Every field but Fn and StackFrameSize is stored in binaries and cache
@@ -91,6 +95,9 @@ struct Options {
   std::string ClStd = "CL1.2";
   bool KernelArgInfo = false;
   bool OptDisable = false;
+  /// -fclcpu-images (clcpu's own; CLCPU_IMAGES=1 adds it): image types
+  /// and builtins (__opencl_c_images, builtins/image.cl).
+  bool Images = false;
   /// -fclcpu-check-bounds (clcpu's own; CLCPU_CHECK_BOUNDS=1 adds it):
   /// every memory access checked (compiler/passes/CheckBounds.cpp).
   bool CheckBounds = false;
@@ -125,6 +132,9 @@ struct BuildSettings {
   /// Every program in the bounds-check mode (CLCPU_CHECK_BOUNDS), as if
   /// built with -fclcpu-check-bounds.
   bool CheckBounds = false;
+  /// Kernels may use images (CLCPU_IMAGES), as if built with
+  /// -fclcpu-images.
+  bool Images = false;
   /// Where the sources of programs built with -g are copied, one directory
   /// per source, so that a debugger can list them; empty: not copied.
   std::string SourceDir;
@@ -173,6 +183,9 @@ struct SpecConstantValue {
 /// reports (CL_DEVICE_OPENCL_C_FEATURES) and exactly the feature macros a
 /// program built with -cl-std=CL3.0 sees (compiler/Frontend.cpp).
 const std::vector<std::string> &openclCFeatures();
+/// The image features (__opencl_c_images), defined for programs built
+/// with images (Options::Images, CLCPU_IMAGES=1) and reported then.
+const std::vector<std::string> &imageFeatures();
 /// The extension that brings optional feature \p Feature (its macro comes
 /// with the extension's; the device reports the feature with the
 /// extension's version), or "" for one of OpenCL C 3.0's own.

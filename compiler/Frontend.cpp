@@ -108,6 +108,12 @@ std::vector<std::string> withExtensionFeatures(std::vector<std::string> Core) {
 }
 } // namespace
 
+const std::vector<std::string> &imageFeatures() {
+  // 2D images with samplers and sampler-less reads (builtins/image.cl).
+  static const std::vector<std::string> Features = {"__opencl_c_images"};
+  return Features;
+}
+
 const std::vector<std::string> &openclCFeatures() {
   static const std::vector<std::string> Features = withExtensionFeatures({
       "__opencl_c_int64", // mandatory for FULL_PROFILE devices
@@ -173,7 +179,7 @@ unsigned clStdVersion(const std::string &ClStd) {
 /// not see image writes the device does not have. What Clang does not know,
 /// or defines only from a later OpenCL C version than the program's
 /// (cl_khr_subgroups from 2.0), is a macro defined here.
-void addExtensionArgs(const std::string &ClStd,
+void addExtensionArgs(const std::string &ClStd, bool Images,
                       std::vector<std::string> &Args) {
   const unsigned Version = clStdVersion(ClStd);
   std::vector<std::string> Names = {
@@ -182,10 +188,12 @@ void addExtensionArgs(const std::string &ClStd,
   };
   // An extension's own features declare its builtins: before OpenCL C 3.0
   // too, from the version the extension builds on.
-  if (Version >= 300)
+  if (Version >= 300) {
     Names.insert(Names.end(), openclCFeatures().begin(),
                  openclCFeatures().end());
-  else
+    if (Images)
+      Names.insert(Names.end(), imageFeatures().begin(), imageFeatures().end());
+  } else
     for (const ExtensionFeature &F : extensionFeatures())
       if (Version >= F.FromVersion)
         Names.push_back(F.Name);
@@ -317,7 +325,7 @@ std::unique_ptr<llvm::Module> compileSource(llvm::LLVMContext &Ctx,
   // OpenCL device": CL_DEVICE_VERSION is "OpenCL 3.0 ...". Clang leaves it
   // to the implementation.
   Args.push_back("-D__OPENCL_VERSION__=300");
-  addExtensionArgs(Opts.ClStd, Args);
+  addExtensionArgs(Opts.ClStd, Opts.Images, Args);
   Args.insert(Args.end(), Opts.ClangArgs.begin(), Opts.ClangArgs.end());
   // -g: the DWARF names the copies a debugger can read, not the virtual
   // directory (writeDebugSources).

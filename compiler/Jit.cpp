@@ -602,7 +602,8 @@ cl_int buildCached(const std::string &KeySource, const char *KeyKind,
   // CLCPU_CHECK_BOUNDS: as if the option were given, which also keys the
   // cache entry apart from the unchecked build's.
   const std::string OptionText =
-      S.CheckBounds ? Requested + " -fclcpu-check-bounds" : Requested;
+      (S.CheckBounds ? Requested + " -fclcpu-check-bounds" : Requested) +
+      (S.Images ? " -fclcpu-images" : "");
   StageTimer Timer(S.LogTimes);
   initTargets();
   Options Opts;
@@ -757,9 +758,10 @@ cl_int compile(const std::string &Source, const std::string &OptionText,
   LLVMContext Ctx;
   std::unique_ptr<Module> M;
   Options Opts;
-  if (cl_int Err = frontEnd(Ctx, Source, OptionText, Headers, Log, Opts, M,
-                            CL_INVALID_COMPILER_OPTIONS,
-                            CL_COMPILE_PROGRAM_FAILURE, S.SourceDir))
+  if (cl_int Err = frontEnd(
+          Ctx, Source, S.Images ? OptionText + " -fclcpu-images" : OptionText,
+          Headers, Log, Opts, M, CL_INVALID_COMPILER_OPTIONS,
+          CL_COMPILE_PROGRAM_FAILURE, S.SourceDir))
     return Err;
   Object = bitcodeOf(*M);
   return CL_SUCCESS;

@@ -5,6 +5,7 @@
 #include "runtime/Config.h"
 #include "runtime/Error.h"
 #include "runtime/ExtensionEnums.h"
+#include "runtime/Image.h"
 #include "runtime/MutableCommand.h"
 #include "runtime/Platform.h"
 #include "runtime/Topology.h"
@@ -47,7 +48,11 @@ std::vector<NamedVersion> reportedExtensions(bool IlPrograms) {
 /// the compiler also defines the feature macros from.
 std::vector<cl_name_version> openclCFeatures() {
   std::vector<cl_name_version> V;
-  for (const std::string &F : compiler::openclCFeatures()) {
+  std::vector<std::string> Names = compiler::openclCFeatures();
+  if (config().Images)
+    Names.insert(Names.end(), compiler::imageFeatures().begin(),
+                 compiler::imageFeatures().end());
+  for (const std::string &F : Names) {
     cl_name_version NV{};
     // An extension's feature has its extension's version; the others are
     // OpenCL C 3.0's.
@@ -390,24 +395,41 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
     return Out.value<cl_uint>(64);
   case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
     return Out.value<cl_ulong>(MaxAlloc);
+  // Images: CLCPU_IMAGES=1 turns them on (runtime/Config.def) until
+  // kernels can use them; without image support every limit is 0.
   case CL_DEVICE_IMAGE_SUPPORT:
-    return Out.value<cl_bool>(CL_FALSE);
+    return Out.value<cl_bool>(config().Images ? CL_TRUE : CL_FALSE);
   case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+    return Out.value<cl_uint>(config().Images ? ImageLimits::MaxReadArgs : 0);
   case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+    return Out.value<cl_uint>(config().Images ? ImageLimits::MaxWriteArgs : 0);
   case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+    return Out.value<cl_uint>(config().Images ? ImageLimits::MaxReadWriteArgs
+                                              : 0);
+  // A non-zero pitch alignment says 2D images can be created from buffers
+  // (OpenCL 3.0: the cl_khr_image2d_from_buffer feature).
   case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+    return Out.value<cl_uint>(config().Images ? ImageLimits::PitchAlignment
+                                              : 0);
   case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
-    return Out.value<cl_uint>(0);
+    return Out.value<cl_uint>(
+        config().Images ? ImageLimits::BaseAddressAlignment : 0);
   case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+    return Out.value<size_t>(config().Images ? ImageLimits::Max2DWidth : 0);
   case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+    return Out.value<size_t>(config().Images ? ImageLimits::Max2DHeight : 0);
   case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+    return Out.value<size_t>(config().Images ? ImageLimits::Max3DWidth : 0);
   case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+    return Out.value<size_t>(config().Images ? ImageLimits::Max3DHeight : 0);
   case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+    return Out.value<size_t>(config().Images ? ImageLimits::Max3DDepth : 0);
   case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+    return Out.value<size_t>(config().Images ? ImageLimits::MaxBufferSize : 0);
   case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-    return Out.value<size_t>(0);
+    return Out.value<size_t>(config().Images ? ImageLimits::MaxArraySize : 0);
   case CL_DEVICE_MAX_SAMPLERS:
-    return Out.value<cl_uint>(0);
+    return Out.value<cl_uint>(config().Images ? ImageLimits::MaxSamplers : 0);
   case CL_DEVICE_MAX_PARAMETER_SIZE:
     return Out.value<size_t>(1024);
   case CL_DEVICE_MEM_BASE_ADDR_ALIGN:

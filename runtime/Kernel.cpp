@@ -3,7 +3,9 @@
 #include "runtime/CommandQueue.h"
 #include "runtime/Context.h"
 #include "runtime/Device.h"
+#include "runtime/Image.h"
 #include "runtime/Program.h"
+#include "runtime/Sampler.h"
 #include "runtime/Svm.h"
 #include "runtime/Topology.h"
 #include "scheduler/CommandMemory.h"
@@ -175,7 +177,7 @@ uint64_t Kernel::argExtent(const ArgValue &V, size_t Index) const {
     return 0;
   if (V.Buffer)
     if (Mem *M = Mem::fromHandle(V.Buffer))
-      return M->size();
+      return M->isImage() ? sizeof(DeviceImage) : M->size();
   if (!V.SvmPtr)
     return 0; // a null pointer reaches nothing
   // An SVM pointer reaches the end of its allocation; a pointer of no
@@ -236,8 +238,40 @@ cl_int Kernel::checkArg(cl_uint Index, size_t Size, const void *Value,
                     "arg_value is not a valid memory object of the kernel's "
                     "context",
                     context());
+      // An image is no buffer: its bytes have a layout a pointer argument
+      // does not know; an image argument takes an image.
+      if (A.isImage() && !M->isImage())
+        return fail(CL_INVALID_MEM_OBJECT,
+                    "argument " + std::to_string(Index) + " (" + A.TypeName +
+                        ") needs an image, arg_value is a buffer",
+                    context());
+      if (!A.isImage() && M->isImage())
+        return fail(CL_INVALID_MEM_OBJECT,
+                    "arg_value is an image, not a buffer object", context());
       V.Buffer = H;
     }
+  } else if (A.isSampler()) {
+    // CL_INVALID_ARG_SIZE if ... the argument is a sampler and arg_size !=
+    // sizeof(cl_sampler).
+    if (Size != sizeof(cl_sampler))
+      return fail(CL_INVALID_ARG_SIZE,
+                  "arg_size must be sizeof(cl_sampler) for a sampler argument",
+                  context());
+    // CL_INVALID_SAMPLER for an argument declared to be of type sampler_t
+    // when the specified arg_value is not a valid sampler object.
+    cl_sampler H = nullptr;
+    if (Value)
+      std::memcpy(&H, Value, sizeof H);
+    Sampler *S = Sampler::fromHandle(H);
+    if (!S || S->context() != context())
+      return fail(CL_INVALID_SAMPLER,
+                  "arg_value is not a valid sampler object of the kernel's "
+                  "context",
+                  context());
+    // The kernel sees the sampler's bits (builtins/image.cl).
+    uint64_t Bits = S->kernelBits();
+    auto *B = reinterpret_cast<const unsigned char *>(&Bits);
+    V.Bytes.assign(B, B + sizeof Bits);
   } else {
     // CL_INVALID_ARG_SIZE if arg_size does not match the size of the data
     // type for an argument that is not a memory object.
@@ -484,8 +518,11 @@ cl_int Kernel::prepareWith(CommandQueue *Q, const LaunchDescription &R,
                         "argument " + std::to_string(I) +
                             " names a memory object that was released",
                         context());
-          P = M->data();
-          if (I < 64 && M->size() >= compiler::streamingStoreMinBytes())
+          // An image argument points to the image as kernels see it.
+          P = M->isImage() ? const_cast<DeviceImage *>(&M->image()->Device)
+                           : M->data();
+          if (I < 64 && !M->isImage() &&
+              M->size() >= compiler::streamingStoreMinBytes())
             J.Launch.StreamArgs |= uint64_t(1) << I;
           L->Buffers.push_back(MemRef(M));
         } else {

@@ -1,6 +1,7 @@
 #include "runtime/Mem.h"
 #include "runtime/Context.h"
 #include "runtime/Device.h"
+#include "runtime/Image.h"
 #include "runtime/Svm.h"
 #include "runtime/Topology.h"
 
@@ -88,7 +89,7 @@ cl_ulong Mem::maxAllocSize(const Context *Ctx) {
 Mem::Mem(Context *C, Mem *P, cl_mem_flags F, size_t S, size_t Off, void *D,
          bool Own, void *HP, std::vector<cl_mem_properties> Pr)
     : Ctx(C), Parent(P), Flags(F), Size(S), Offset(Off), Data(D), Owned(Own),
-      Mapped(Own && S >= MmapThreshold), HostPtr(HP), Props(std::move(Pr)) {
+      HostPtr(HP), Props(std::move(Pr)) {
   Ctx->retainInternal();
   if (Parent)
     Parent->retainInternal();
@@ -101,15 +102,37 @@ Mem::~Mem() {
   for (auto It = DestructorCallbacks.rbegin(); It != DestructorCallbacks.rend();
        ++It)
     It->first(handle(), It->second);
-  if (Owned) {
-    if (Mapped)
-      munmap(Data, Size);
-    else
-      std::free(Data);
-  }
+  if (Owned)
+    deallocate(Data, Size);
   if (Parent)
     Parent->releaseInternal();
   Ctx->releaseInternal();
+}
+
+void *Mem::allocate(Context *Ctx, size_t Size) {
+  void *Data = nullptr;
+  if (Size >= MmapThreshold) {
+    Data = mmap(nullptr, Size, PROT_READ | PROT_WRITE,
+                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (Data == MAP_FAILED)
+      return nullptr;
+    if (Size >= HugePageHint)
+      // Kernels stream through large buffers: 2 MiB pages cut TLB misses
+      // (transparent huge pages are often enabled only on request).
+      madvise(Data, Size, MADV_HUGEPAGE);
+    // Before the first touch (a copy, or a kernel) decides.
+    placePages(Ctx, Data, Size);
+  } else if (posix_memalign(&Data, BaseAlign, Size) != 0) {
+    Data = nullptr;
+  }
+  return Data;
+}
+
+void Mem::deallocate(void *Data, size_t Size) {
+  if (Size >= MmapThreshold)
+    munmap(Data, Size);
+  else
+    std::free(Data);
 }
 
 cl_int Mem::createBuffer(Context *Ctx, cl_mem_flags Flags, size_t Size,
@@ -162,23 +185,7 @@ cl_int Mem::createBuffer(Context *Ctx, cl_mem_flags Flags, size_t Size,
                   std::move(Props));
     return CL_SUCCESS;
   }
-  void *Data = nullptr;
-  if (Size >= MmapThreshold) {
-    Data = mmap(nullptr, Size, PROT_READ | PROT_WRITE,
-                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (Data == MAP_FAILED) {
-      Data = nullptr;
-    } else {
-      if (Size >= HugePageHint)
-        // Kernels stream through large buffers: 2 MiB pages cut TLB misses
-        // (transparent huge pages are often enabled only on request).
-        madvise(Data, Size, MADV_HUGEPAGE);
-      // Before the first touch (the copy below, or a kernel) decides.
-      placePages(Ctx, Data, Size);
-    }
-  } else if (posix_memalign(&Data, BaseAlign, Size) != 0) {
-    Data = nullptr;
-  }
+  void *Data = allocate(Ctx, Size);
   // CL_MEM_OBJECT_ALLOCATION_FAILURE if there is a failure to allocate memory
   // for buffer object.
   if (!Data)
@@ -190,10 +197,7 @@ cl_int Mem::createBuffer(Context *Ctx, cl_mem_flags Flags, size_t Size,
     Out = new Mem(Ctx, nullptr, Flags, Size, 0, Data, true, nullptr,
                   std::move(Props));
   } catch (...) {
-    if (Size >= MmapThreshold)
-      munmap(Data, Size);
-    else
-      std::free(Data);
+    deallocate(Data, Size);
     throw;
   }
   return CL_SUCCESS;
@@ -296,7 +300,8 @@ cl_uint Mem::mapCount() const {
 cl_int Mem::getInfo(cl_mem_info Param, InfoOut Out) const {
   switch (Param) {
   case CL_MEM_TYPE:
-    return Out.value<cl_mem_object_type>(CL_MEM_OBJECT_BUFFER);
+    return Out.value<cl_mem_object_type>(Image ? Image->Type
+                                               : CL_MEM_OBJECT_BUFFER);
   case CL_MEM_FLAGS:
     return Out.value<cl_mem_flags>(Flags);
   case CL_MEM_SIZE:
@@ -304,7 +309,8 @@ cl_int Mem::getInfo(cl_mem_info Param, InfoOut Out) const {
   case CL_MEM_HOST_PTR:
     // "If memobj is created with clCreateBuffer ... and CL_MEM_USE_HOST_PTR is
     // specified in mem_flags, return the host_ptr argument value"; for a
-    // sub-buffer "host_ptr + origin".
+    // sub-buffer "host_ptr + origin". (An image created from a memory
+    // object has no host_ptr argument: NULL.)
     return Out.value<void *>(HostPtr);
   case CL_MEM_MAP_COUNT:
     return Out.value<cl_uint>(mapCount());
@@ -313,6 +319,8 @@ cl_int Mem::getInfo(cl_mem_info Param, InfoOut Out) const {
   case CL_MEM_CONTEXT:
     return Out.value<cl_context>(Ctx->handle());
   case CL_MEM_ASSOCIATED_MEMOBJECT:
+    // The parent of a sub-buffer; "the memory object specified as
+    // image_desc->mem_object" of an image created from one.
     return Out.value<cl_mem>(Parent ? Parent->handle() : nullptr);
   case CL_MEM_OFFSET:
     return Out.value<size_t>(Offset);
@@ -320,7 +328,9 @@ cl_int Mem::getInfo(cl_mem_info Param, InfoOut Out) const {
     // CL_TRUE if created with CL_MEM_USE_HOST_PTR (or a sub-buffer of such a
     // buffer) "and the host_ptr specified when the buffer object was created
     // is a SVM pointer".
-    const Mem *Root = Parent ? Parent : this;
+    const Mem *Root = this;
+    while (Root->Parent)
+      Root = Root->Parent;
     bool Svm =
         (Root->Flags & CL_MEM_USE_HOST_PTR) && svm::find(Ctx, Root->HostPtr);
     return Out.value<cl_bool>(Svm ? CL_TRUE : CL_FALSE);

@@ -1,8 +1,9 @@
 #ifndef CLCPU_RUNTIME_MEM_H
 #define CLCPU_RUNTIME_MEM_H
 
-// Memory objects (OpenCL 3.0 API spec, 5.2 "Buffer Objects" and 5.5 "Memory
-// Objects"): buffers and sub-buffers. Images are not supported.
+// Memory objects (OpenCL 3.0 API spec, 5.2 "Buffer Objects", 5.3 "Image
+// Objects" and 5.5 "Memory Objects"): buffers, sub-buffers and images (whose
+// descriptor and coordinate rules are in runtime/Image.h).
 
 #include "runtime/CheckedMath.h"
 #include "runtime/Info.h"
@@ -10,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <unordered_map>
 #include <utility>
@@ -18,14 +20,16 @@
 namespace clcpu {
 
 using MemDestructorFn = void(CL_CALLBACK *)(cl_mem, void *);
+struct ImageDesc;
 
-/// A buffer or sub-buffer. The bytes live in host memory: the application's
-/// own memory for CL_MEM_USE_HOST_PTR (zero copy), otherwise an allocation
-/// aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN. A sub-buffer is a window into
-/// its parent and holds a driver reference on it; every memory object holds
-/// one on its context. Thread-safe: immutable after creation except the
-/// reference counts, the map records and the destructor callbacks, which
-/// have their own mutex.
+/// A buffer, sub-buffer or image. The bytes live in host memory: the
+/// application's own memory for CL_MEM_USE_HOST_PTR (zero copy), otherwise
+/// an allocation aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN. A sub-buffer is a
+/// window into its parent and holds a driver reference on it; so does an
+/// image created from a buffer or from another image (it uses their bytes).
+/// Every memory object holds one on its context. Thread-safe: immutable after
+/// creation except the reference counts, the map records and the destructor
+/// callbacks, which have their own mutex.
 class Mem : public Object<Mem, _cl_mem, ObjectKind::Mem> {
 public:
   /// Base alignment of every allocation, in bytes
@@ -40,6 +44,16 @@ public:
   static cl_int createBuffer(Context *Ctx, cl_mem_flags Flags, size_t Size,
                              void *HostPtr,
                              std::vector<cl_mem_properties> Props, Mem *&Out);
+  /// Checks the clCreateImage arguments against context \p Ctx and creates
+  /// the image (runtime/Image.cpp). \p Props as for createBuffer.
+  /// \p LegacyPitch: the clCreateImage2D/3D rules, under which a pitch that
+  /// breaks the rules is CL_INVALID_IMAGE_SIZE, not
+  /// CL_INVALID_IMAGE_DESCRIPTOR.
+  static cl_int createImage(Context *Ctx, cl_mem_flags Flags,
+                            const cl_image_format *Format,
+                            const cl_image_desc *Desc, void *HostPtr,
+                            std::vector<cl_mem_properties> Props,
+                            bool LegacyPitch, Mem *&Out);
   /// clCreateSubBuffer of this buffer with a CL_BUFFER_CREATE_TYPE_REGION.
   cl_int createSubBuffer(cl_mem_flags Flags, const cl_buffer_region &Region,
                          Mem *&Out);
@@ -55,7 +69,10 @@ public:
   Context *context() const { return Ctx; }
   Mem *parent() const { return Parent; }
   size_t offset() const { return Offset; }
-  bool isSubBuffer() const { return Parent != nullptr; }
+  bool isSubBuffer() const { return Parent && !Image; }
+  /// The image descriptor, or null for a buffer.
+  const ImageDesc *image() const { return Image.get(); }
+  bool isImage() const { return Image != nullptr; }
 
   /// Host-access rules of CL_MEM_HOST_{READ,WRITE}_ONLY / HOST_NO_ACCESS.
   bool hostMayRead() const {
@@ -88,6 +105,13 @@ private:
       void *Data, bool Owned, void *HostPtr,
       std::vector<cl_mem_properties> Props);
 
+  /// Allocates \p Size bytes for a new object of \p Ctx (mmap from
+  /// MmapThreshold on, NUMA-placed); null on failure. Freed by ~Mem when
+  /// Owned.
+  static void *allocate(Context *Ctx, size_t Size);
+  /// Frees what allocate returned.
+  static void deallocate(void *Data, size_t Size);
+
   Context *Ctx;
   Mem *Parent;
   cl_mem_flags Flags;
@@ -95,9 +119,9 @@ private:
   size_t Offset;
   void *Data;
   bool Owned;    // Data was allocated by us (and is freed by us)
-  bool Mapped;   // Data came from mmap (else posix_memalign)
   void *HostPtr; // CL_MEM_HOST_PTR
   std::vector<cl_mem_properties> Props;
+  std::shared_ptr<const ImageDesc> Image; // set once by createImage
 
   mutable std::mutex Lock; // guards Maps, MapCount and DestructorCallbacks
   std::unordered_map<void *, cl_uint> Maps;

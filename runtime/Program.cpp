@@ -94,6 +94,7 @@ compiler::BuildSettings Program::buildSettings() {
   S.LogTimes = C.LogBuildTimes;
   S.PerfMap = C.PerfMap;
   S.CheckBounds = C.CheckBounds;
+  S.Images = C.Images;
   S.DriverVersion = DriverVersionString;
   S.SpirvTranslator = C.SpirvTranslator;
   return S;

@@ -220,17 +220,6 @@ cl_int kernelCommandWork(CommandBuffer *B, NDRangeProperties P,
   return CL_SUCCESS;
 }
 
-/// The image commands: the device has no images (CL_DEVICE_IMAGE_SUPPORT is
-/// CL_FALSE), so the image argument \p What is never valid.
-cl_int noImage(CommandBuffer *B, cl_mem Image, const char *What) {
-  // CL_INVALID_MEM_OBJECT if src_image / dst_image / image is not a valid
-  // image object (clEnqueueCopyImage and its siblings).
-  return fail(CL_INVALID_MEM_OBJECT,
-              std::string(What) + (Mem::fromHandle(Image)
-                                       ? " is a buffer, not an image object"
-                                       : " is not a valid image object"),
-              B->context());
-}
 } // namespace
 
 cl_command_buffer_khr CL_API_CALL khr::clCreateCommandBufferKHR(
@@ -382,12 +371,13 @@ cl_int CL_API_CALL khr::clCommandCopyBufferToImageKHR(
     cl_uint num_sync_points_in_wait_list,
     const cl_sync_point_khr *sync_point_wait_list,
     cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  return recordCall(__func__, command_buffer, command_queue, properties,
-                    num_sync_points_in_wait_list, sync_point_wait_list,
-                    sync_point, mutable_handle,
-                    [&](CommandBuffer *B, CommandWork &) {
-                      return noImage(B, dst_image, "dst_image");
-                    });
+  return recordCall(
+      __func__, command_buffer, command_queue, properties,
+      num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+      mutable_handle, [&](CommandBuffer *B, CommandWork &Work) {
+        return copyBufferToImageWork(B->context(), src_buffer, dst_image,
+                                     src_offset, dst_origin, region, Work);
+      });
 }
 
 cl_int CL_API_CALL khr::clCommandCopyImageKHR(
@@ -397,12 +387,13 @@ cl_int CL_API_CALL khr::clCommandCopyImageKHR(
     cl_uint num_sync_points_in_wait_list,
     const cl_sync_point_khr *sync_point_wait_list,
     cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  return recordCall(__func__, command_buffer, command_queue, properties,
-                    num_sync_points_in_wait_list, sync_point_wait_list,
-                    sync_point, mutable_handle,
-                    [&](CommandBuffer *B, CommandWork &) {
-                      return noImage(B, src_image, "src_image");
-                    });
+  return recordCall(
+      __func__, command_buffer, command_queue, properties,
+      num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+      mutable_handle, [&](CommandBuffer *B, CommandWork &Work) {
+        return copyImageWork(B->context(), src_image, dst_image, src_origin,
+                             dst_origin, region, Work);
+      });
 }
 
 cl_int CL_API_CALL khr::clCommandCopyImageToBufferKHR(
@@ -412,12 +403,13 @@ cl_int CL_API_CALL khr::clCommandCopyImageToBufferKHR(
     cl_uint num_sync_points_in_wait_list,
     const cl_sync_point_khr *sync_point_wait_list,
     cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  return recordCall(__func__, command_buffer, command_queue, properties,
-                    num_sync_points_in_wait_list, sync_point_wait_list,
-                    sync_point, mutable_handle,
-                    [&](CommandBuffer *B, CommandWork &) {
-                      return noImage(B, src_image, "src_image");
-                    });
+  return recordCall(
+      __func__, command_buffer, command_queue, properties,
+      num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+      mutable_handle, [&](CommandBuffer *B, CommandWork &Work) {
+        return copyImageToBufferWork(B->context(), src_image, dst_buffer,
+                                     src_origin, region, dst_offset, Work);
+      });
 }
 
 cl_int CL_API_CALL khr::clCommandFillBufferKHR(
@@ -446,8 +438,9 @@ cl_int CL_API_CALL khr::clCommandFillImageKHR(
   return recordCall(__func__, command_buffer, command_queue, properties,
                     num_sync_points_in_wait_list, sync_point_wait_list,
                     sync_point, mutable_handle,
-                    [&](CommandBuffer *B, CommandWork &) {
-                      return noImage(B, image, "image");
+                    [&](CommandBuffer *B, CommandWork &Work) {
+                      return fillImageWork(B->context(), image, fill_color,
+                                           origin, region, Work);
                     });
 }
 

@@ -35,6 +35,22 @@ cl_int copyBufferRectWork(Context *C, cl_mem src_buffer, cl_mem dst_buffer,
 cl_int fillBufferWork(Context *C, cl_mem buffer, const void *pattern,
                       size_t pattern_size, size_t offset, size_t size,
                       CommandWork &Work);
+/// clEnqueueCopyImage after the queue check (runtime/api/ImageApi.cpp).
+cl_int copyImageWork(Context *C, cl_mem src_image, cl_mem dst_image,
+                     const size_t *src_origin, const size_t *dst_origin,
+                     const size_t *region, CommandWork &Work);
+/// clEnqueueCopyImageToBuffer after the queue check.
+cl_int copyImageToBufferWork(Context *C, cl_mem src_image, cl_mem dst_buffer,
+                             const size_t *src_origin, const size_t *region,
+                             size_t dst_offset, CommandWork &Work);
+/// clEnqueueCopyBufferToImage after the queue check.
+cl_int copyBufferToImageWork(Context *C, cl_mem src_buffer, cl_mem dst_image,
+                             size_t src_offset, const size_t *dst_origin,
+                             const size_t *region, CommandWork &Work);
+/// clEnqueueFillImage after the queue check.
+cl_int fillImageWork(Context *C, cl_mem image, const void *fill_color,
+                     const size_t *origin, const size_t *region,
+                     CommandWork &Work);
 /// clEnqueueSVMMemcpy after the queue check (runtime/api/SvmApi.cpp).
 cl_int svmMemcpyWork(Context *C, void *dst_ptr, const void *src_ptr,
                      size_t size, CommandWork &Work);

@@ -2,8 +2,11 @@
 
 #include "runtime/Context.h"
 #include "runtime/Device.h"
+#include "runtime/Image.h"
 #include "runtime/Platform.h"
 #include "runtime/api/HandleCheck.h"
+
+#include <algorithm>
 
 using namespace clcpu;
 
@@ -136,10 +139,16 @@ CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(
     if (num_entries == 0 && image_formats)
       return fail(CL_INVALID_VALUE,
                   "num_entries is 0 but image_formats is not NULL", C);
-    // The device reports CL_DEVICE_IMAGE_SUPPORT = CL_FALSE: no format is
-    // supported for any image type.
+    // "clGetSupportedImageFormats returns a union of image formats supported
+    // by all devices in the context": none without image support.
+    std::vector<cl_image_format> L;
+    if (C->anyDeviceSupports(CL_DEVICE_IMAGE_SUPPORT))
+      L = supportedImageFormats(image_type, flags);
     if (num_image_formats)
-      *num_image_formats = 0;
+      *num_image_formats = static_cast<cl_uint>(L.size());
+    if (image_formats)
+      std::copy_n(L.begin(), std::min<size_t>(num_entries, L.size()),
+                  image_formats);
     return CL_SUCCESS;
   });
 }

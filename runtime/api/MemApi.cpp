@@ -70,6 +70,8 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(
     Mem *M = Mem::fromHandle(buffer);
     if (!M)
       return fail(CL_INVALID_MEM_OBJECT, "buffer is not a valid buffer");
+    if (M->isImage())
+      return fail(CL_INVALID_MEM_OBJECT, "buffer is an image", M->context());
     if (M->isSubBuffer())
       return fail(CL_INVALID_MEM_OBJECT, "buffer is a sub-buffer",
                   M->context());
@@ -129,13 +131,17 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(
 
 namespace {
 /// \p M is the buffer behind \p Buffer (the argument \p What), of context
-/// \p C.
-cl_int bufferIn(Context *C, cl_mem Buffer, const char *What, Mem *&M) {
+/// \p C; an image too if \p AnyMem (clEnqueueUnmapMemObject's memobj).
+cl_int bufferIn(Context *C, cl_mem Buffer, const char *What, Mem *&M,
+                bool AnyMem = false) {
   // CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object.
   M = Mem::fromHandle(Buffer);
   if (!M)
     return fail(CL_INVALID_MEM_OBJECT,
                 std::string(What) + " is not a valid buffer object", C);
+  if (M->isImage() && !AnyMem)
+    return fail(CL_INVALID_MEM_OBJECT,
+                std::string(What) + " is an image, not a buffer object", C);
   // CL_INVALID_CONTEXT if the context associated with command_queue and
   // buffer are not the same.
   if (M->context() != C)
@@ -149,10 +155,10 @@ cl_int bufferIn(Context *C, cl_mem Buffer, const char *What, Mem *&M) {
 /// The checks every buffer command starts with: a valid queue, a valid buffer
 /// (\p What names the argument), the same context.
 cl_int queueAndBuffer(cl_command_queue Queue, cl_mem Buffer, const char *What,
-                      CommandQueue *&Q, Mem *&M) {
+                      CommandQueue *&Q, Mem *&M, bool AnyMem = false) {
   if (cl_int Err = checkQueue(Queue, Q))
     return Err;
-  return bufferIn(Q->context(), Buffer, What, M);
+  return bufferIn(Q->context(), Buffer, What, M, AnyMem);
 }
 
 bool outOfBounds(const Mem *M, size_t Offset, size_t Size) {
@@ -570,7 +576,8 @@ clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj,
   return apiCall(__func__, [&] {
     CommandQueue *Q;
     Mem *M;
-    if (cl_int Err = queueAndBuffer(command_queue, memobj, "memobj", Q, M))
+    if (cl_int Err =
+            queueAndBuffer(command_queue, memobj, "memobj", Q, M, true))
       return Err;
     // CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by
     // clEnqueueMapBuffer or clEnqueueMapImage for memobj.

@@ -1,0 +1,515 @@
+//===- builtins/image.cl - image reads, writes and queries ----------------===//
+//
+// OpenCL C 3.0, 6.15.15 "Image Read and Write Functions" and 8 "Image
+// Addressing and Filtering", for 2D images. Clang lowers image and sampler
+// types to plain pointers for an x86 target: an image argument is a pointer
+// to the ClcpuImage the runtime keeps with each image (runtime/Image.h,
+// DeviceImage: the same layout), a sampler is its CLK_* bits in a pointer
+// (Sampler::kernelBits, and __translate_sampler_initializer for samplers
+// declared in the source). The functions are defined under the mangled
+// names Clang gives the image builtins (asm labels), with those pointer
+// types, so that no image type is needed here; they inline into the
+// kernel like every builtin.
+
+#include "Builtins.h"
+
+typedef struct {
+  global uchar *data;
+  ulong row_pitch;
+  ulong slice_pitch;
+  int width, height, depth, array_size;
+  uint order, type, elem_size, channels;
+} ClcpuImage;
+
+typedef const ClcpuImage *Img;
+typedef void *Smp;
+
+// cl_channel_order and cl_channel_type values (CL/cl.h).
+#define O_R 0x10B0
+#define O_A 0x10B1
+#define O_RG 0x10B2
+#define O_RA 0x10B3
+#define O_RGB 0x10B4
+#define O_RGBA 0x10B5
+#define O_BGRA 0x10B6
+#define O_ARGB 0x10B7
+#define O_INTENSITY 0x10B8
+#define O_LUMINANCE 0x10B9
+#define O_DEPTH 0x10BD
+#define O_sRGBA 0x10C1
+#define O_sBGRA 0x10C2
+#define O_ABGR 0x10C3
+#define T_SNORM_INT8 0x10D0
+#define T_SNORM_INT16 0x10D1
+#define T_UNORM_INT8 0x10D2
+#define T_UNORM_INT16 0x10D3
+#define T_UNORM_SHORT_565 0x10D4
+#define T_UNORM_SHORT_555 0x10D5
+#define T_UNORM_INT_101010 0x10D6
+#define T_SIGNED_INT8 0x10D7
+#define T_SIGNED_INT16 0x10D8
+#define T_SIGNED_INT32 0x10D9
+#define T_UNSIGNED_INT8 0x10DA
+#define T_UNSIGNED_INT16 0x10DB
+#define T_UNSIGNED_INT32 0x10DC
+#define T_HALF_FLOAT 0x10DD
+#define T_FLOAT 0x10DE
+
+// The CLK_* sampler bits (opencl-c-base.h).
+#define S_NORMALIZED 0x1
+#define S_ADDRESS_MASK 0xE
+#define S_CLAMP_TO_EDGE 0x2
+#define S_CLAMP 0x4
+#define S_REPEAT 0x6
+#define S_MIRRORED_REPEAT 0x8
+#define S_LINEAR 0x20
+
+/// A sampler constant of the source (OpenCL C 6.15.15.1): its bits are
+/// the sampler.
+Smp __translate_sampler_initializer(int Bits) { return (Smp)(ulong)Bits; }
+
+static uint samplerBits(Smp S) { return (uint)(ulong)S; }
+
+static global uchar *texel(Img I, int X, int Y) {
+  return I->data + (ulong)Y * I->row_pitch + (ulong)X * I->elem_size;
+}
+
+/// "Conversion Rules for sRGBA and sBGRA Images": sRGB to linear.
+static float srgbToLinear(float C) {
+  return C <= 0.04045f ? C / 12.92f : pow((C + 0.055f) / 1.055f, 2.4f);
+}
+
+static bool hasAlpha(uint Order) {
+  return Order == O_A || Order == O_RA || Order == O_RGBA || Order == O_BGRA ||
+         Order == O_ARGB || Order == O_ABGR || Order == O_INTENSITY ||
+         Order == O_sRGBA || Order == O_sBGRA;
+}
+
+/// The stored channels (first one in .x) as (R, G, B, A): "the missing
+/// components are set to 0, alpha to 1" (6.15.15.7).
+#define SWIZZLE(T, V, One)                                                     \
+  switch (I->order) {                                                          \
+  case O_R:                                                                    \
+  case O_DEPTH:                                                                \
+    return (T)(V.x, 0, 0, One);                                                \
+  case O_A:                                                                    \
+    return (T)(0, 0, 0, V.x);                                                  \
+  case O_RG:                                                                   \
+    return (T)(V.x, V.y, 0, One);                                              \
+  case O_RA:                                                                   \
+    return (T)(V.x, 0, 0, V.y);                                                \
+  case O_RGB:                                                                  \
+    return (T)(V.x, V.y, V.z, One);                                            \
+  case O_BGRA:                                                                 \
+  case O_sBGRA:                                                                \
+    return (T)(V.z, V.y, V.x, V.w);                                            \
+  case O_ARGB:                                                                 \
+    return (T)(V.y, V.z, V.w, V.x);                                            \
+  case O_ABGR:                                                                 \
+    return (T)(V.w, V.z, V.y, V.x);                                            \
+  case O_INTENSITY:                                                            \
+    return (T)(V.x, V.x, V.x, V.x);                                            \
+  case O_LUMINANCE:                                                            \
+    return (T)(V.x, V.x, V.x, One);                                            \
+  default:                                                                     \
+    return V;                                                                  \
+  }
+
+static float4 swizzleF(Img I, float4 V) { SWIZZLE(float4, V, 1.0f) }
+static int4 swizzleI(Img I, int4 V) { SWIZZLE(int4, V, 1) }
+
+/// One element as float (R, G, B, A): the normalized conversions of
+/// 8.3.1.1 and the sRGB decode.
+static float4 loadF(Img I, int X, int Y) {
+  global uchar *P = texel(I, X, Y);
+  float4 V = 0.0f;
+  switch (I->type) {
+  case T_UNORM_INT8:
+    for (uint C = 0; C < I->channels; ++C)
+      V[C] = P[C] / 255.0f;
+    break;
+  case T_UNORM_INT16:
+    for (uint C = 0; C < I->channels; ++C)
+      V[C] = ((global ushort *)P)[C] / 65535.0f;
+    break;
+  case T_SNORM_INT8:
+    for (uint C = 0; C < I->channels; ++C)
+      V[C] = max(((global char *)P)[C] / 127.0f, -1.0f);
+    break;
+  case T_SNORM_INT16:
+    for (uint C = 0; C < I->channels; ++C)
+      V[C] = max(((global short *)P)[C] / 32767.0f, -1.0f);
+    break;
+  case T_HALF_FLOAT:
+    for (uint C = 0; C < I->channels; ++C)
+      V[C] = vload_half(C, (global half *)P);
+    break;
+  case T_FLOAT:
+    for (uint C = 0; C < I->channels; ++C)
+      V[C] = ((global float *)P)[C];
+    break;
+  case T_UNORM_SHORT_565: {
+    ushort U = *(global ushort *)P;
+    V.xyz = (float3)((U >> 11) & 31, (U >> 5) & 63, U & 31) /
+            (float3)(31.0f, 63.0f, 31.0f);
+    break;
+  }
+  case T_UNORM_SHORT_555: {
+    ushort U = *(global ushort *)P;
+    V.xyz = (float3)((U >> 10) & 31, (U >> 5) & 31, U & 31) / 31.0f;
+    break;
+  }
+  case T_UNORM_INT_101010: {
+    uint U = *(global uint *)P;
+    V.xyz = (float3)((U >> 20) & 1023, (U >> 10) & 1023, U & 1023) / 1023.0f;
+    break;
+  }
+  default: // integer formats: undefined for read_imagef
+    break;
+  }
+  V = swizzleF(I, V);
+  if (I->order == O_sRGBA || I->order == O_sBGRA)
+    V.xyz = (float3)(srgbToLinear(V.x), srgbToLinear(V.y), srgbToLinear(V.z));
+  return V;
+}
+
+/// One element of an integer format as (R, G, B, A), sign- or
+/// zero-extended.
+static int4 loadI(Img I, int X, int Y) {
+  global uchar *P = texel(I, X, Y);
+  int4 V = 0;
+  for (uint C = 0; C < I->channels; ++C)
+    switch (I->type) {
+    case T_SIGNED_INT8:
+      V[C] = ((global char *)P)[C];
+      break;
+    case T_SIGNED_INT16:
+      V[C] = ((global short *)P)[C];
+      break;
+    case T_UNSIGNED_INT8:
+      V[C] = P[C];
+      break;
+    case T_UNSIGNED_INT16:
+      V[C] = ((global ushort *)P)[C];
+      break;
+    default: // 32-bit
+      V[C] = ((global int *)P)[C];
+      break;
+    }
+  return swizzleI(I, V);
+}
+
+static float4 borderF(Img I) {
+  return hasAlpha(I->order) ? (float4)(0.0f) : (float4)(0, 0, 0, 1.0f);
+}
+static int4 borderI(Img I) {
+  return hasAlpha(I->order) ? (int4)(0) : (int4)(0, 0, 0, 1);
+}
+
+/// 8.2 "Addressing and filter modes", nearest: the element index of
+/// coordinate \p S (normalized or not) in a dimension of \p Size; false if
+/// it selects the border color (CLK_ADDRESS_CLAMP). CLK_ADDRESS_NONE leaves
+/// out-of-range coordinates undefined: they are clamped, so that no read
+/// leaves the image.
+static bool nearestIndex(float S, int Size, uint Bits, int *Out) {
+  uint Mode = Bits & S_ADDRESS_MASK;
+  float U;
+  if (Mode == S_REPEAT) {
+    U = (S - floor(S)) * Size;
+    int I = (int)floor(U);
+    *Out = I > Size - 1 ? I - Size : I;
+    *Out = clamp(*Out, 0, Size - 1);
+    return true;
+  }
+  if (Mode == S_MIRRORED_REPEAT) {
+    float M = fabs(S - 2.0f * rint(0.5f * S));
+    U = M * Size;
+    *Out = clamp((int)floor(U), 0, Size - 1);
+    return true;
+  }
+  U = (Bits & S_NORMALIZED) ? S * Size : S;
+  // In float first: the conversion of a huge or NaN value is undefined.
+  U = fmin(fmax(U, -2.0f), (float)Size + 1.0f);
+  int I = (int)floor(U);
+  if (Mode == S_CLAMP && (I < 0 || I >= Size))
+    return false;
+  *Out = clamp(I, 0, Size - 1);
+  return true;
+}
+
+/// 8.2, linear: the two indices around \p S and the weight of the second;
+/// \p In0 / \p In1 false where an index selects the border color.
+static float linearIndices(float S, int Size, uint Bits, int *I0, int *I1,
+                           bool *In0, bool *In1) {
+  uint Mode = Bits & S_ADDRESS_MASK;
+  float U;
+  *In0 = *In1 = true;
+  if (Mode == S_REPEAT) {
+    U = (S - floor(S)) * Size;
+    float F = floor(U - 0.5f);
+    int A = (int)F, B = A + 1;
+    if (A < 0)
+      A += Size;
+    if (B > Size - 1)
+      B -= Size;
+    *I0 = clamp(A, 0, Size - 1);
+    *I1 = clamp(B, 0, Size - 1);
+    return (U - 0.5f) - F;
+  }
+  if (Mode == S_MIRRORED_REPEAT) {
+    float M = fabs(S - 2.0f * rint(0.5f * S));
+    U = M * Size;
+    float F = floor(U - 0.5f);
+    *I0 = clamp((int)F, 0, Size - 1);
+    *I1 = clamp((int)F + 1, 0, Size - 1);
+    return (U - 0.5f) - F;
+  }
+  U = (Bits & S_NORMALIZED) ? S * Size : S;
+  U = fmin(fmax(U, -2.0f), (float)Size + 2.0f);
+  float F = floor(U - 0.5f);
+  int A = (int)F, B = A + 1;
+  if (Mode == S_CLAMP) {
+    *In0 = A >= 0 && A < Size;
+    *In1 = B >= 0 && B < Size;
+  }
+  *I0 = clamp(A, 0, Size - 1);
+  *I1 = clamp(B, 0, Size - 1);
+  return (U - 0.5f) - F;
+}
+
+static float4 sampleF(Img I, uint Bits, float2 C) {
+  if (Bits & S_LINEAR) {
+    int X0, X1, Y0, Y1;
+    bool InX0, InX1, InY0, InY1;
+    float A = linearIndices(C.x, I->width, Bits, &X0, &X1, &InX0, &InX1);
+    float B = linearIndices(C.y, I->height, Bits, &Y0, &Y1, &InY0, &InY1);
+    float4 Border = borderF(I);
+    float4 T00 = InX0 && InY0 ? loadF(I, X0, Y0) : Border;
+    float4 T10 = InX1 && InY0 ? loadF(I, X1, Y0) : Border;
+    float4 T01 = InX0 && InY1 ? loadF(I, X0, Y1) : Border;
+    float4 T11 = InX1 && InY1 ? loadF(I, X1, Y1) : Border;
+    return (1 - A) * (1 - B) * T00 + A * (1 - B) * T10 + (1 - A) * B * T01 +
+           A * B * T11;
+  }
+  int X, Y;
+  if (!nearestIndex(C.x, I->width, Bits, &X) |
+      !nearestIndex(C.y, I->height, Bits, &Y))
+    return borderF(I);
+  return loadF(I, X, Y);
+}
+
+static int4 sampleI(Img I, uint Bits, float2 C) {
+  int X, Y;
+  if (!nearestIndex(C.x, I->width, Bits, &X) |
+      !nearestIndex(C.y, I->height, Bits, &Y))
+    return borderI(I);
+  return loadI(I, X, Y);
+}
+
+/// Integer coordinates: unnormalized, nearest (6.15.15.2: the sampler must
+/// say so); without a sampler, no addressing (clamped, as for
+/// CLK_ADDRESS_NONE).
+static float2 intCoord(int2 C) { return convert_float2(C) + 0.5f; }
+static uint intSampler(Smp S) { return samplerBits(S) & S_ADDRESS_MASK; }
+
+// The entry points, under the names Clang mangles for image2d_t
+// (14ocl_image2d_ro / _wo, 11ocl_sampler).
+#define RO2 "14ocl_image2d_ro"
+#define WO2 "14ocl_image2d_wo"
+
+float4 __clcpu_read_imagef_si(Img I, Smp S, int2 C) __asm("_Z11read_imagef" RO2
+                                                          "11ocl_samplerDv2_i");
+float4 __clcpu_read_imagef_si(Img I, Smp S, int2 C) {
+  return sampleF(I, intSampler(S), intCoord(C));
+}
+float4 __clcpu_read_imagef_sf(Img I, Smp S,
+                              float2 C) __asm("_Z11read_imagef" RO2
+                                              "11ocl_samplerDv2_f");
+float4 __clcpu_read_imagef_sf(Img I, Smp S, float2 C) {
+  return sampleF(I, samplerBits(S), C);
+}
+float4 __clcpu_read_imagef_i(Img I,
+                             int2 C) __asm("_Z11read_imagef" RO2 "Dv2_i");
+float4 __clcpu_read_imagef_i(Img I, int2 C) {
+  return sampleF(I, 0, intCoord(C));
+}
+
+int4 __clcpu_read_imagei_si(Img I, Smp S, int2 C) __asm("_Z11read_imagei" RO2
+                                                        "11ocl_samplerDv2_i");
+int4 __clcpu_read_imagei_si(Img I, Smp S, int2 C) {
+  return sampleI(I, intSampler(S), intCoord(C));
+}
+int4 __clcpu_read_imagei_sf(Img I, Smp S, float2 C) __asm("_Z11read_imagei" RO2
+                                                          "11ocl_samplerDv2_f");
+int4 __clcpu_read_imagei_sf(Img I, Smp S, float2 C) {
+  return sampleI(I, samplerBits(S) & ~S_LINEAR, C);
+}
+int4 __clcpu_read_imagei_i(Img I, int2 C) __asm("_Z11read_imagei" RO2 "Dv2_i");
+int4 __clcpu_read_imagei_i(Img I, int2 C) { return sampleI(I, 0, intCoord(C)); }
+
+uint4 __clcpu_read_imageui_si(Img I, Smp S, int2 C) __asm("_Z12read_imageui" RO2
+                                                          "11ocl_samplerDv2_i");
+uint4 __clcpu_read_imageui_si(Img I, Smp S, int2 C) {
+  return as_uint4(sampleI(I, intSampler(S), intCoord(C)));
+}
+uint4 __clcpu_read_imageui_sf(Img I, Smp S,
+                              float2 C) __asm("_Z12read_imageui" RO2
+                                              "11ocl_samplerDv2_f");
+uint4 __clcpu_read_imageui_sf(Img I, Smp S, float2 C) {
+  return as_uint4(sampleI(I, samplerBits(S) & ~S_LINEAR, C));
+}
+uint4 __clcpu_read_imageui_i(Img I,
+                             int2 C) __asm("_Z12read_imageui" RO2 "Dv2_i");
+uint4 __clcpu_read_imageui_i(Img I, int2 C) {
+  return as_uint4(sampleI(I, 0, intCoord(C)));
+}
+
+/// (R, G, B, A) in the stored channel order (the inverse of SWIZZLE).
+static float4 unswizzleF(Img I, float4 V) {
+  switch (I->order) {
+  case O_A:
+    return (float4)(V.w, 0, 0, 0);
+  case O_RA:
+    return (float4)(V.x, V.w, 0, 0);
+  case O_BGRA:
+    return V.zyxw;
+  case O_ARGB:
+    return V.wxyz;
+  case O_ABGR:
+    return V.wzyx;
+  default:
+    return V;
+  }
+}
+static int4 unswizzleI(Img I, int4 V) {
+  switch (I->order) {
+  case O_A:
+    return (int4)(V.w, 0, 0, 0);
+  case O_RA:
+    return (int4)(V.x, V.w, 0, 0);
+  case O_BGRA:
+    return V.zyxw;
+  case O_ARGB:
+    return V.wxyz;
+  case O_ABGR:
+    return V.wzyx;
+  default:
+    return V;
+  }
+}
+
+/// Out-of-range coordinates are undefined for writes: nothing is written.
+static bool inside(Img I, int2 C) {
+  return C.x >= 0 && C.x < I->width && C.y >= 0 && C.y < I->height;
+}
+
+void __clcpu_write_imagef(Img I, int2 C,
+                          float4 V) __asm("_Z12write_imagef" WO2 "Dv2_iDv4_f");
+void __clcpu_write_imagef(Img I, int2 C, float4 V) {
+  if (!inside(I, C))
+    return;
+  global uchar *P = texel(I, C.x, C.y);
+  float4 S = unswizzleF(I, V);
+  // 8.3.1.2: float to normalized integer, round to nearest even with
+  // saturation.
+  switch (I->type) {
+  case T_UNORM_INT8:
+    for (uint K = 0; K < I->channels; ++K)
+      P[K] = convert_uchar_sat_rte(S[K] * 255.0f);
+    break;
+  case T_UNORM_INT16:
+    for (uint K = 0; K < I->channels; ++K)
+      ((global ushort *)P)[K] = convert_ushort_sat_rte(S[K] * 65535.0f);
+    break;
+  case T_SNORM_INT8:
+    for (uint K = 0; K < I->channels; ++K)
+      ((global char *)P)[K] = convert_char_sat_rte(S[K] * 127.0f);
+    break;
+  case T_SNORM_INT16:
+    for (uint K = 0; K < I->channels; ++K)
+      ((global short *)P)[K] = convert_short_sat_rte(S[K] * 32767.0f);
+    break;
+  case T_HALF_FLOAT:
+    for (uint K = 0; K < I->channels; ++K)
+      vstore_half_rte(S[K], K, (global half *)P);
+    break;
+  case T_FLOAT:
+    for (uint K = 0; K < I->channels; ++K)
+      ((global float *)P)[K] = S[K];
+    break;
+  case T_UNORM_SHORT_565:
+    *(global ushort *)P = (ushort)(convert_uint_sat_rte(S.x * 31.0f) << 11 |
+                                   convert_uint_sat_rte(S.y * 63.0f) << 5 |
+                                   convert_uint_sat_rte(S.z * 31.0f));
+    break;
+  case T_UNORM_SHORT_555:
+    *(global ushort *)P = (ushort)(convert_uint_sat_rte(S.x * 31.0f) << 10 |
+                                   convert_uint_sat_rte(S.y * 31.0f) << 5 |
+                                   convert_uint_sat_rte(S.z * 31.0f));
+    break;
+  case T_UNORM_INT_101010:
+    *(global uint *)P = min(convert_uint_sat_rte(S.x * 1023.0f), 1023u) << 20 |
+                        min(convert_uint_sat_rte(S.y * 1023.0f), 1023u) << 10 |
+                        min(convert_uint_sat_rte(S.z * 1023.0f), 1023u);
+    break;
+  default: // integer formats: undefined for write_imagef
+    break;
+  }
+}
+
+/// write_imagei / write_imageui: saturated to the channel type (8.3.3,
+/// 8.3.4).
+static void storeI(Img I, int2 C, int4 V, bool Signed) {
+  if (!inside(I, C))
+    return;
+  global uchar *P = texel(I, C.x, C.y);
+  int4 S = unswizzleI(I, V);
+  uint4 U = as_uint4(S);
+  for (uint K = 0; K < I->channels; ++K)
+    switch (I->type) {
+    case T_SIGNED_INT8:
+      ((global char *)P)[K] = convert_char_sat(S[K]);
+      break;
+    case T_SIGNED_INT16:
+      ((global short *)P)[K] = convert_short_sat(S[K]);
+      break;
+    case T_SIGNED_INT32:
+      ((global int *)P)[K] = S[K];
+      break;
+    case T_UNSIGNED_INT8:
+      P[K] = convert_uchar_sat(U[K]);
+      break;
+    case T_UNSIGNED_INT16:
+      ((global ushort *)P)[K] = convert_ushort_sat(U[K]);
+      break;
+    case T_UNSIGNED_INT32:
+      ((global uint *)P)[K] = U[K];
+      break;
+    default:
+      break;
+    }
+}
+
+void __clcpu_write_imagei(Img I, int2 C,
+                          int4 V) __asm("_Z12write_imagei" WO2 "Dv2_iDv4_i");
+void __clcpu_write_imagei(Img I, int2 C, int4 V) { storeI(I, C, V, true); }
+void __clcpu_write_imageui(Img I, int2 C,
+                           uint4 V) __asm("_Z13write_imageui" WO2 "Dv2_iDv4_j");
+void __clcpu_write_imageui(Img I, int2 C, uint4 V) {
+  storeI(I, C, as_int4(V), false);
+}
+
+// 6.15.15.6 image queries, for read-only and write-only images.
+#define QUERIES(Acc)                                                           \
+  int __clcpu_width_##Acc(Img I) __asm("_Z15get_image_width" Acc);             \
+  int __clcpu_width_##Acc(Img I) { return I->width; }                          \
+  int __clcpu_height_##Acc(Img I) __asm("_Z16get_image_height" Acc);           \
+  int __clcpu_height_##Acc(Img I) { return I->height; }                        \
+  int2 __clcpu_dim_##Acc(Img I) __asm("_Z13get_image_dim" Acc);                \
+  int2 __clcpu_dim_##Acc(Img I) { return (int2)(I->width, I->height); }        \
+  int __clcpu_type_##Acc(Img I) __asm("_Z27get_image_channel_data_type" Acc);  \
+  int __clcpu_type_##Acc(Img I) { return (int)I->type; }                       \
+  int __clcpu_order_##Acc(Img I) __asm("_Z23get_image_channel_order" Acc);     \
+  int __clcpu_order_##Acc(Img I) { return (int)I->order; }
+QUERIES(RO2)
+QUERIES(WO2)
