@@ -63,10 +63,18 @@ static inline void *idPtr(ulong Id) { return (void *)Id; }
 /// Reserves \p N consecutive positions of \p Counter (the write or the read
 /// position). Position Pos + K is ready for this side when its slot's
 /// sequence word is (uint)(Pos + K + Ready): Ready is 0 for a writer (the
-/// slot was freed), 1 for a reader (the packet was committed). A word
-/// behind that means the pipe is full (empty): the reservation fails. A
-/// word ahead of it means another reservation took Pos: start again from
+/// slot was freed), 1 for a reader (the packet was committed). A first
+/// word that differs and is behind means the pipe is full (empty): the
+/// reservation fails. One ahead means another reservation took Pos: the
+/// compare-exchange then fails too (the counter moved past Pos) and gives
 /// the counter's new value.
+///
+/// So the loop goes round only after a failed compare-exchange, which
+/// means that another reservation succeeded: lock-free, and not a wait for
+/// another work-item (compiler/passes/ProgressYields.cpp recognizes such a
+/// retry loop and leaves the kernel on its fast paths). For the same
+/// reason the words are all read, without an early exit on the first that
+/// differs.
 static ulong reserve(PipeHeader *P, __global ulong *Counter, uint N,
                      uint Ready) {
   uint Cap = P->Capacity;
@@ -76,30 +84,27 @@ static ulong reserve(PipeHeader *P, __global ulong *Counter, uint N,
   ulong Pos = __atomic_load_n(Counter, __ATOMIC_RELAXED);
   for (;;) {
     uint First = (uint)(Pos % Cap), S = First;
-    int State = 0;
+    int State = 0; // the first difference
     for (uint K = 0; K < N; ++K) {
       uint Word = __atomic_load_n(&Seq[S], __ATOMIC_ACQUIRE);
-      State = (int)(Word - (uint)(Pos + K + Ready));
-      if (State != 0)
-        break;
-      if (++S == Cap)
-        S = 0;
+      int D = (int)(Word - (uint)(Pos + K + Ready));
+      State = State ? State : D;
+      S = S + 1 == Cap ? 0 : S + 1;
     }
     if (State < 0)
       return NULL_ID;
-    if (State == 0) {
-      // The words checked above cannot change before the exchange: only
-      // the holder of a reservation of those positions changes them, and
-      // nobody holds one while Counter is Pos.
-      if (__atomic_compare_exchange_n(Counter, &Pos, Pos + N, false,
-                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-        countOf(P)[First] = N;
-        return makeId(First, Pos);
-      }
-      // Pos now holds the counter's value.
-    } else {
-      Pos = __atomic_load_n(Counter, __ATOMIC_RELAXED);
+    // The words checked above cannot change before the exchange: only the
+    // holder of a reservation of those positions changes them, and nobody
+    // holds one while Counter is Pos. A stale Pos (State > 0) exchanges
+    // nothing.
+    if (__atomic_compare_exchange_n(Counter, &Pos, State ? Pos : Pos + N, false,
+                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+      if (State)
+        return NULL_ID; // (a word ahead of an unmoved counter: none is)
+      countOf(P)[First] = N;
+      return makeId(First, Pos);
     }
+    // Pos now holds the counter's value.
   }
 }
 
