@@ -455,6 +455,31 @@ kernel void hist(global const float *restrict x, volatile global uint *bins) {
 }
 )CLC";
 
+// pipe_stream (OpenCL C 3.0 with __opencl_c_pipes): a producer copies ints
+// into a pipe and a consumer copies them out, both running at once. Each
+// work-group moves its packets with one reservation (the work-group
+// reservation functions, 6.15.16.3); when the pipe is full (empty) the group
+// tries again, so the pipe's capacity bounds how far the producer runs
+// ahead.
+inline const char *const PipeStream = R"CLC(
+kernel void produce(global const int *restrict src, write_only pipe int p) {
+  reserve_id_t r;
+  do
+    r = work_group_reserve_write_pipe(p, get_local_size(0));
+  while (!is_valid_reserve_id(r));
+  write_pipe(p, r, get_local_id(0), &src[get_global_id(0)]);
+  work_group_commit_write_pipe(p, r);
+}
+kernel void consume(read_only pipe int p, global int *restrict dst) {
+  reserve_id_t r;
+  do
+    r = work_group_reserve_read_pipe(p, get_local_size(0));
+  while (!is_valid_reserve_id(r));
+  read_pipe(p, r, get_local_id(0), &dst[get_global_id(0)]);
+  work_group_commit_read_pipe(p, r);
+}
+)CLC";
+
 } // namespace kernels
 
 #endif // CLCPU_BENCH_KERNELS_H

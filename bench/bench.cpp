@@ -294,6 +294,7 @@ struct Sizes {
   int Maps;             // map/unmap pairs per repetition
   int Builds;           // (cold/warm builds: one per repetition)
   int LargeLines;       // statements of build_large's kernel
+  size_t PipeInts;      // pipe_stream: ints through the pipe
 };
 
 /// The host's last-level cache in bytes (0: not found) and where the size
@@ -392,7 +393,8 @@ Sizes fullSizes(const CacheSize &Llc, size_t MaxArrayBytes, bool &Capped) {
           .CmdbufReplays = 1000,
           .Maps = 20,
           .Builds = 1,
-          .LargeLines = 2500};
+          .LargeLines = 2500,
+          .PipeInts = size_t(64) << 20};
 }
 
 Sizes quickSizes() {
@@ -411,7 +413,8 @@ Sizes quickSizes() {
           .CmdbufReplays = 10,
           .Maps = 4,
           .Builds = 1,
-          .LargeLines = 100};
+          .LargeLines = 100,
+          .PipeInts = size_t(1) << 20};
 }
 
 /// Physical memory in bytes (0 if unknown).
@@ -1483,6 +1486,92 @@ private:
   cl_kernel K = nullptr;
 };
 
+// pipe_stream: N ints from src to dst through a pipe, a producer kernel on
+// the platform's queue and a consumer kernel on a second queue, running at
+// once (OpenCL C 3.0 6.15.16, __opencl_c_pipes). The pipe holds Capacity
+// packets, a few MiB, so producer and consumer meet in the cache while
+// src and dst stream from memory. Each group of Local work-items moves one
+// reservation of Local packets; a consumer group's packets are therefore
+// one producer group's, in order: dst is src with its blocks of Local ints
+// permuted, which verify() checks block by block.
+class PipeStreamBench : public Bench {
+public:
+  PipeStreamBench(Platform &P, size_t N) : Bench(P), N(N) {}
+  ~PipeStreamBench() override {
+    if (Q2)
+      clReleaseCommandQueue(Q2);
+  }
+  void setUp() override {
+    cl_bool Pipes = CL_FALSE;
+    if (clGetDeviceInfo(P.Dev, CL_DEVICE_PIPE_SUPPORT, sizeof Pipes, &Pipes,
+                        nullptr) != CL_SUCCESS ||
+        !Pipes || !P.Collectives)
+      throw NotAvailable("no pipes (CL_DEVICE_PIPE_SUPPORT) or no "
+                         "work-group collective functions");
+    std::vector<cl_int> Src(N);
+    for (size_t I = 0; I < N; ++I)
+      Src[I] = cl_int(I);
+    BSrc = buffer(N * 4, Src.data());
+    BDst = buffer(N * 4);
+    cl_int Err = CL_SUCCESS;
+    Pipe = clCreatePipe(P.Ctx, 0, 4, Capacity, nullptr, &Err);
+    check(Err, "clCreatePipe");
+    Mems.push_back(Pipe);
+    Q2 = clCreateCommandQueue(P.Ctx, P.Dev, 0, &Err);
+    check(Err, "clCreateCommandQueue");
+    // The kernels' loops wait for the other kernel, never for a work-item
+    // of their own group: -cl-no-subgroup-ifp (cl_khr_subgroups) says so,
+    // and keeps them off one fiber per work-item.
+    cl_program Pr =
+        program(kernels::PipeStream, "-cl-std=CL3.0 -cl-no-subgroup-ifp");
+    KProd = kernel(Pr, "produce");
+    KCons = kernel(Pr, "consume");
+    args(KProd, BSrc, Pipe);
+    args(KCons, Pipe, BDst);
+  }
+  double run() override {
+    cl_int Fill = -1;
+    check(clEnqueueFillBuffer(P.Queue, BDst, &Fill, 4, 0, N * 4, 0, nullptr,
+                              nullptr),
+          "clEnqueueFillBuffer");
+    finish();
+    double T0 = nowSec();
+    check(clEnqueueNDRangeKernel(P.Queue, KProd, 1, nullptr, &N, &Local, 0,
+                                 nullptr, nullptr),
+          "clEnqueueNDRangeKernel");
+    check(clFlush(P.Queue), "clFlush");
+    check(clEnqueueNDRangeKernel(Q2, KCons, 1, nullptr, &N, &Local, 0, nullptr,
+                                 nullptr),
+          "clEnqueueNDRangeKernel");
+    check(clFinish(Q2), "clFinish");
+    finish();
+    return nowSec() - T0;
+  }
+  std::string verify() override {
+    std::vector<cl_int> Dst = read<cl_int>(BDst, N);
+    std::vector<bool> Seen(N / Local, false);
+    for (size_t B = 0; B < N / Local; ++B) {
+      cl_int First = Dst[B * Local];
+      if (First < 0 || size_t(First) % Local || size_t(First) >= N ||
+          Seen[size_t(First) / Local])
+        return mismatch("dst block start", B * Local, First, -1);
+      Seen[size_t(First) / Local] = true;
+      for (size_t L = 1; L < Local; ++L)
+        if (Dst[B * Local + L] != First + cl_int(L))
+          return mismatch("dst", B * Local + L, Dst[B * Local + L],
+                          First + cl_int(L));
+    }
+    return "";
+  }
+
+private:
+  static constexpr cl_uint Capacity = 1 << 18; // 1 KiB of packets per group
+  size_t N, Local = 256;
+  cl_mem BSrc = nullptr, BDst = nullptr, Pipe = nullptr;
+  cl_command_queue Q2 = nullptr;
+  cl_kernel KProd = nullptr, KCons = nullptr;
+};
+
 // A large generated kernel from source to its first result: Lines
 // statements of straight-line float and integer arithmetic, math calls and
 // branches over eight variables (what code generators emit), a new nonce
@@ -2208,6 +2297,13 @@ std::vector<Spec> specs(const Sizes &S) {
                "the math row in half, " + countStr(S.Compute) + " halves",
                [=](Platform &P) -> B {
                  return std::make_unique<MathBench<_Float16>>(P, S.Compute);
+               }});
+  V.push_back({"pipe_stream", "GB/s", 8.0 * double(S.PipeInts) / GB, 0, true,
+               countStr(S.PipeInts) +
+                   " ints through a pipe, producer and consumer kernels at "
+                   "once",
+               [=](Platform &P) -> B {
+                 return std::make_unique<PipeStreamBench>(P, S.PipeInts);
                }});
   V.push_back({"atomic_float_hist", "Gelem/s", double(S.Compute) / GB, 0, false,
                countStr(S.Compute) + " float atomic adds into 256 bins",
@@ -2982,6 +3078,15 @@ int main(int Argc, char **Argv) {
       }
       std::string Notes =
           rowNotes(R, Ps.size(), unsigned(Threads), R.refGBs(), Bad);
+      // pipe_stream against the copy kernel of the same run (its goal:
+      // at least 0.3 x).
+      if (S.Name == "pipe_stream" && R.O[0].Status == "ok")
+        for (const Row &C : Rows)
+          if (C.S->Name == "copy" && C.O[0].Status == "ok")
+            Notes = "A/copy row " +
+                    fmt(value(S, median(R.O[0].Samples)) /
+                        value(*C.S, median(C.O[0].Samples))) +
+                    "x; " + Notes;
       std::string Speedup;
       if (Two && R.O[0].Status == "ok" && R.O[1].Status == "ok")
         Speedup = fmt(median(R.O[1].Samples) / median(R.O[0].Samples)) + "x";

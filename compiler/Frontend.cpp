@@ -139,6 +139,9 @@ const std::vector<std::string> &openclCFeatures() {
       // One flat address space on the CPU; to_global/to_local/to_private and
       // get_fence look at where a pointer points (WorkGroupFunction.cpp).
       "__opencl_c_generic_address_space",
+      // Pipes: a lock-free ring in the pipe's memory (builtins/pipe.cl,
+      // builtins/PipeLayout.h), CL_DEVICE_PIPE_SUPPORT.
+      "__opencl_c_pipes",
   });
   return Features;
 }

@@ -684,10 +684,21 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
     return Out.value<cl_device_svm_capabilities>(
         CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
         CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS);
+  // Pipes (__opencl_c_pipes; builtins/pipe.cl, builtins/PipeLayout.h). A
+  // pipe argument is a pointer like a buffer's: the limit is the spec's
+  // minimum, which the CTS's limits test builds kernels with.
   case CL_DEVICE_MAX_PIPE_ARGS:
+    return Out.value<cl_uint>(16);
+  // Reservations are positions in the ring, held by no table: any number
+  // may be active (each takes a share of the pipe's capacity); this is the
+  // number a work-item is guaranteed to hold at once.
   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+    return Out.value<cl_uint>(4096);
+  // Packets are copied with memcpy: any size works; the spec's minimum for
+  // the full profile keeps a pipe's per-packet overhead (two 32-bit words)
+  // small next to its packets.
   case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
-    return Out.value<cl_uint>(0);
+    return Out.value<cl_uint>(1024);
   case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
     // The last work-group of a dimension may be smaller (scheduler/NDRange).
     return Out.value<cl_bool>(CL_TRUE);
@@ -695,7 +706,8 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
     // work_group_* run on fibers (compiler/Barriers.cpp, scheduler/Fiber).
     return Out.value<cl_bool>(CL_TRUE);
   case CL_DEVICE_PIPE_SUPPORT:
-    return Out.value<cl_bool>(CL_FALSE);
+    // __opencl_c_pipes (compiler/Frontend.cpp).
+    return Out.value<cl_bool>(CL_TRUE);
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
     // __opencl_c_generic_address_space (compiler/Frontend.cpp).
     return Out.value<cl_bool>(CL_TRUE);

@@ -40,6 +40,12 @@ AlignedBlock alignedBlock(size_t N) {
   return AlignedBlock(static_cast<unsigned char *>(P));
 }
 
+/// A pipe argument: a pointer to the pipe's memory in the global address
+/// space on this target, told from a buffer by its kernel_arg_type_qual.
+bool isPipeArg(const compiler::ArgInfo &A) {
+  return A.isPointer() && A.TypeQual.find("pipe") != std::string::npos;
+}
+
 /// clSetKernelArg and clSetKernelArgSVMPointer: \p Index names an argument
 /// of the kernel \p I (of context \p C).
 cl_int checkArgIndex(const compiler::KernelInfo &I, cl_uint Index, Context *C) {
@@ -217,6 +223,34 @@ cl_int Kernel::checkArg(cl_uint Index, size_t Size, const void *Value,
       return fail(CL_INVALID_ARG_SIZE, "arg_size is 0 for a __local argument",
                   context());
     V.LocalSize = Size;
+  } else if (isPipeArg(A)) {
+    // CL_INVALID_ARG_SIZE if ... the argument is a memory object and
+    // arg_size != sizeof(cl_mem).
+    if (Size != sizeof(cl_mem))
+      return fail(CL_INVALID_ARG_SIZE,
+                  "arg_size must be sizeof(cl_mem) for a pipe argument",
+                  context());
+    // CL_INVALID_ARG_VALUE if arg_value specified is not a valid value
+    // (only a buffer argument may be given no value).
+    if (!Value)
+      return fail(CL_INVALID_ARG_VALUE, "arg_value is NULL for a pipe argument",
+                  context());
+    cl_mem H;
+    std::memcpy(&H, Value, sizeof H);
+    Mem *M = Mem::fromHandle(H);
+    // CL_INVALID_MEM_OBJECT for an argument declared to be a memory object
+    // when the specified arg_value is not a valid memory object: a pipe
+    // argument takes a pipe.
+    if (!M || M->context() != context())
+      return fail(CL_INVALID_MEM_OBJECT,
+                  "arg_value is not a valid pipe of the kernel's context",
+                  context());
+    if (!M->isPipe())
+      return fail(CL_INVALID_MEM_OBJECT,
+                  "argument " + std::to_string(Index) +
+                      " is a pipe but arg_value is a buffer",
+                  context());
+    V.Buffer = H;
   } else if (A.isPointer()) {
     // CL_INVALID_ARG_SIZE if ... the argument is a memory object and
     // arg_size != sizeof(cl_mem).
@@ -248,6 +282,12 @@ cl_int Kernel::checkArg(cl_uint Index, size_t Size, const void *Value,
       if (!A.isImage() && M->isImage())
         return fail(CL_INVALID_MEM_OBJECT,
                     "arg_value is an image, not a buffer object", context());
+      // (The same sentence: a buffer argument takes a buffer.)
+      if (M->isPipe())
+        return fail(CL_INVALID_MEM_OBJECT,
+                    "argument " + std::to_string(Index) +
+                        " is a buffer but arg_value is a pipe",
+                    context());
       V.Buffer = H;
     }
   } else if (A.isSampler()) {
@@ -306,7 +346,7 @@ cl_int Kernel::checkArgSvm(cl_uint Index, const void *Ptr, ArgValue &V) const {
   // SVM pointer only fits an argument declared as a pointer to global or
   // constant memory. (Any pointer value is valid there: the device supports
   // fine-grain system SVM, so host pointers work as they are.)
-  if (!Info.Args[Index].isPointer())
+  if (!Info.Args[Index].isPointer() || isPipeArg(Info.Args[Index]))
     return fail(CL_INVALID_ARG_VALUE,
                 "argument " + std::to_string(Index) +
                     " is not a pointer to global or constant memory",
@@ -521,7 +561,10 @@ cl_int Kernel::prepareWith(CommandQueue *Q, const LaunchDescription &R,
           // An image argument points to the image as kernels see it.
           P = M->isImage() ? const_cast<DeviceImage *>(&M->image()->Device)
                            : M->data();
-          if (I < 64 && !M->isImage() &&
+          // (Not a pipe: its packets must be visible before the release
+          // store of their sequence word, which non-temporal stores would
+          // not be.)
+          if (I < 64 && !M->isImage() && !M->isPipe() &&
               M->size() >= compiler::streamingStoreMinBytes())
             J.Launch.StreamArgs |= uint64_t(1) << I;
           L->Buffers.push_back(MemRef(M));

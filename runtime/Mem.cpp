@@ -5,6 +5,8 @@
 #include "runtime/Svm.h"
 #include "runtime/Topology.h"
 
+#include "builtins/PipeLayout.h"
+
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -42,7 +44,24 @@ void placePages(Context *Ctx, void *Data, size_t Size) {
     logLine("could not set the NUMA placement of a " + std::to_string(Size) +
             "-byte buffer; its pages follow first touch");
 }
+/// The offset of the packets in a pipe of \p MaxPackets packets.
+CheckedSize pipeDataOffset(cl_uint MaxPackets) {
+  // Seq and Count, one 32-bit word per packet each, after the header; the
+  // packets from the next multiple of CLCPU_PIPE_DATA_ALIGN.
+  CheckedSize End =
+      CheckedSize(CLCPU_PIPE_SEQ_OFFSET) + CheckedSize(MaxPackets) * 8;
+  return End + (CLCPU_PIPE_DATA_ALIGN - 1);
+}
 } // namespace
+
+CheckedSize pipeBytes(cl_uint PacketSize, cl_uint MaxPackets) {
+  CheckedSize Offset = pipeDataOffset(MaxPackets);
+  if (!Offset.valid())
+    return Offset;
+  size_t Aligned =
+      Offset.value() / CLCPU_PIPE_DATA_ALIGN * CLCPU_PIPE_DATA_ALIGN;
+  return CheckedSize(Aligned) + CheckedSize(PacketSize) * MaxPackets;
+}
 
 cl_int checkBufferFlags(cl_mem_flags Flags, Context *Ctx) {
   // CL_INVALID_VALUE if values specified in flags are not valid as defined in
@@ -203,6 +222,80 @@ cl_int Mem::createBuffer(Context *Ctx, cl_mem_flags Flags, size_t Size,
   return CL_SUCCESS;
 }
 
+cl_int Mem::createPipe(Context *Ctx, cl_mem_flags Flags, cl_uint PacketSize,
+                       cl_uint MaxPackets, Mem *&Out) {
+  // CL_INVALID_VALUE if values specified in flags are not as defined above:
+  // "Only CL_MEM_READ_WRITE and CL_MEM_HOST_NO_ACCESS can be specified when
+  // creating a pipe object" (the host pointer flags among those refused: a
+  // pipe has no host pointer).
+  if (Flags & ~(CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS))
+    return fail(CL_INVALID_VALUE,
+                "flags has bits other than CL_MEM_READ_WRITE and "
+                "CL_MEM_HOST_NO_ACCESS",
+                Ctx);
+  cl_uint MaxPacketSize = 0;
+  for (Device *D : Ctx->devices()) {
+    cl_uint V = 0;
+    D->getInfo(CL_DEVICE_PIPE_MAX_PACKET_SIZE, InfoOut(sizeof V, &V, nullptr));
+    MaxPacketSize = std::max(MaxPacketSize, V);
+  }
+  // CL_INVALID_PIPE_SIZE if pipe_packet_size is 0 or the pipe_packet_size
+  // exceeds CL_DEVICE_PIPE_MAX_PACKET_SIZE value specified in the Device
+  // Queries table for all devices in context or if pipe_max_packets is 0.
+  if (PacketSize == 0)
+    return fail(CL_INVALID_PIPE_SIZE, "pipe_packet_size is 0", Ctx);
+  if (PacketSize > MaxPacketSize)
+    return fail(CL_INVALID_PIPE_SIZE,
+                "pipe_packet_size " + std::to_string(PacketSize) +
+                    " exceeds CL_DEVICE_PIPE_MAX_PACKET_SIZE (" +
+                    std::to_string(MaxPacketSize) + ")",
+                Ctx);
+  if (MaxPackets == 0)
+    return fail(CL_INVALID_PIPE_SIZE, "pipe_max_packets is 0", Ctx);
+  // CL_MEM_OBJECT_ALLOCATION_FAILURE if there is a failure to allocate
+  // memory for the pipe object: the ring's sequence words compare positions
+  // in 32 bits (builtins/PipeLayout.h), and no allocation is larger than
+  // CL_DEVICE_MAX_MEM_ALLOC_SIZE.
+  if (MaxPackets > CLCPU_PIPE_MAX_CAPACITY)
+    return fail(CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                "pipe_max_packets " + std::to_string(MaxPackets) +
+                    " is more than a pipe holds (" +
+                    std::to_string(CLCPU_PIPE_MAX_CAPACITY) + ")",
+                Ctx);
+  CheckedSize Bytes = pipeBytes(PacketSize, MaxPackets);
+  if (!Bytes.fitsIn(maxAllocSize(Ctx)))
+    return fail(CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                "a pipe of " + std::to_string(MaxPackets) + " packets of " +
+                    std::to_string(PacketSize) +
+                    " bytes exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE",
+                Ctx);
+  size_t Size = Bytes.value();
+  void *Data = allocate(Ctx, Size);
+  if (!Data)
+    return fail(CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                "cannot allocate " + std::to_string(Size) + " bytes", Ctx);
+  // Empty: both positions 0, slot S free for the writer of position S.
+  auto *H = static_cast<ClcpuPipeHeader *>(Data);
+  std::memset(H, 0, sizeof *H);
+  H->Capacity = MaxPackets;
+  H->PacketSize = PacketSize;
+  H->DataOffset = pipeDataOffset(MaxPackets).value() / CLCPU_PIPE_DATA_ALIGN *
+                  CLCPU_PIPE_DATA_ALIGN;
+  auto *Seq = reinterpret_cast<uint32_t *>(static_cast<char *>(Data) +
+                                           CLCPU_PIPE_SEQ_OFFSET);
+  for (cl_uint I = 0; I < MaxPackets; ++I)
+    Seq[I] = I;
+  try {
+    Out = new Mem(Ctx, nullptr, Flags, Size, 0, Data, true, nullptr, {});
+  } catch (...) {
+    deallocate(Data, Size);
+    throw;
+  }
+  Out->PipePacketSize = PacketSize;
+  Out->PipeMaxPackets = MaxPackets;
+  return CL_SUCCESS;
+}
+
 cl_int Mem::createSubBuffer(cl_mem_flags F, const cl_buffer_region &Region,
                             Mem *&Out) {
   // CL_INVALID_VALUE if values specified in flags are not valid.
@@ -300,8 +393,9 @@ cl_uint Mem::mapCount() const {
 cl_int Mem::getInfo(cl_mem_info Param, InfoOut Out) const {
   switch (Param) {
   case CL_MEM_TYPE:
-    return Out.value<cl_mem_object_type>(Image ? Image->Type
-                                               : CL_MEM_OBJECT_BUFFER);
+    return Out.value<cl_mem_object_type>(Image    ? Image->Type
+                                         : isPipe() ? CL_MEM_OBJECT_PIPE
+                                                    : CL_MEM_OBJECT_BUFFER);
   case CL_MEM_FLAGS:
     return Out.value<cl_mem_flags>(Flags);
   case CL_MEM_SIZE:
@@ -340,6 +434,22 @@ cl_int Mem::getInfo(cl_mem_info Param, InfoOut Out) const {
     // ... was not NULL, the implementation must return the values specified
     // in the properties argument"; otherwise param_value_size_ret 0.
     return Out.array(Props);
+  default:
+    return unknownParam(Param, Ctx);
+  }
+}
+
+cl_int Mem::getPipeInfo(cl_pipe_info Param, InfoOut Out) const {
+  switch (Param) {
+  case CL_PIPE_PACKET_SIZE:
+    return Out.value<cl_uint>(PipePacketSize);
+  case CL_PIPE_MAX_PACKETS:
+    return Out.value<cl_uint>(PipeMaxPackets);
+  case CL_PIPE_PROPERTIES:
+    // "If the properties argument specified in clCreatePipe used to create
+    // pipe was NULL, the implementation must return a value of 0 in
+    // param_value_size_ret": it always is (clCreatePipe refuses others).
+    return Out.array(std::vector<cl_pipe_properties>());
   default:
     return unknownParam(Param, Ctx);
   }

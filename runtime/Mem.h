@@ -2,8 +2,9 @@
 #define CLCPU_RUNTIME_MEM_H
 
 // Memory objects (OpenCL 3.0 API spec, 5.2 "Buffer Objects", 5.3 "Image
-// Objects" and 5.5 "Memory Objects"): buffers, sub-buffers and images (whose
-// descriptor and coordinate rules are in runtime/Image.h).
+// Objects", 5.4 "Pipes" and 5.5 "Memory Objects"): buffers, sub-buffers,
+// images (whose descriptor and coordinate rules are in runtime/Image.h) and
+// pipes.
 
 #include "runtime/CheckedMath.h"
 #include "runtime/Info.h"
@@ -22,7 +23,7 @@ namespace clcpu {
 using MemDestructorFn = void(CL_CALLBACK *)(cl_mem, void *);
 struct ImageDesc;
 
-/// A buffer, sub-buffer or image. The bytes live in host memory: the
+/// A buffer, sub-buffer, image or pipe. The bytes live in host memory: the
 /// application's own memory for CL_MEM_USE_HOST_PTR (zero copy), otherwise
 /// an allocation aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN. A sub-buffer is a
 /// window into its parent and holds a driver reference on it; so does an
@@ -54,6 +55,11 @@ public:
                             const cl_image_desc *Desc, void *HostPtr,
                             std::vector<cl_mem_properties> Props,
                             bool LegacyPitch, Mem *&Out);
+  /// Checks the clCreatePipe arguments (but properties) against context
+  /// \p Ctx and creates the pipe: its bytes are the ring of
+  /// builtins/PipeLayout.h, initialized empty.
+  static cl_int createPipe(Context *Ctx, cl_mem_flags Flags, cl_uint PacketSize,
+                           cl_uint MaxPackets, Mem *&Out);
   /// clCreateSubBuffer of this buffer with a CL_BUFFER_CREATE_TYPE_REGION.
   cl_int createSubBuffer(cl_mem_flags Flags, const cl_buffer_region &Region,
                          Mem *&Out);
@@ -73,6 +79,9 @@ public:
   /// The image descriptor, or null for a buffer.
   const ImageDesc *image() const { return Image.get(); }
   bool isImage() const { return Image != nullptr; }
+  /// A pipe is a memory object that no buffer command or buffer kernel
+  /// argument accepts, and that only a pipe kernel argument does.
+  bool isPipe() const { return PipePacketSize != 0; }
 
   /// Host-access rules of CL_MEM_HOST_{READ,WRITE}_ONLY / HOST_NO_ACCESS.
   bool hostMayRead() const {
@@ -95,6 +104,8 @@ public:
   cl_uint mapCount() const;
 
   cl_int getInfo(cl_mem_info Param, InfoOut Out) const;
+  /// clGetPipeInfo of a pipe.
+  cl_int getPipeInfo(cl_pipe_info Param, InfoOut Out) const;
 
   /// The smallest CL_DEVICE_MAX_MEM_ALLOC_SIZE is enough: larger sizes are
   /// invalid "for all devices in context" only above the largest one.
@@ -122,6 +133,8 @@ private:
   void *HostPtr; // CL_MEM_HOST_PTR
   std::vector<cl_mem_properties> Props;
   std::shared_ptr<const ImageDesc> Image; // set once by createImage
+  cl_uint PipePacketSize = 0;             // not 0 for a pipe
+  cl_uint PipeMaxPackets = 0;
 
   mutable std::mutex Lock; // guards Maps, MapCount and DestructorCallbacks
   std::unordered_map<void *, cl_uint> Maps;
@@ -159,6 +172,10 @@ private:
 // Argument checks and byte movers shared by the buffer commands; plain
 // functions so they are unit-testable without a queue.
 //===----------------------------------------------------------------------===//
+
+/// The bytes of a pipe of \p MaxPackets packets of \p PacketSize bytes
+/// (builtins/PipeLayout.h); invalid if that overflows.
+CheckedSize pipeBytes(cl_uint PacketSize, cl_uint MaxPackets);
 
 /// Checks the clCreateBuffer flags alone (conflicts, unknown bits).
 cl_int checkBufferFlags(cl_mem_flags Flags, Context *Ctx = nullptr);

@@ -12,6 +12,10 @@
 // one runs one fiber per work-item, and the yield switches to the next
 // fiber. -cl-no-subgroup-ifp turns the search off (compiler/Compiler.h).
 //
+// An exit may also depend on shared state through control flow: a flag
+// that is a phi of constants (a function's `return -1` and `return 0`,
+// inlined: read_pipe on an empty pipe) follows the branches that chose it.
+//
 // A compare-and-swap retry loop is not such a wait, and gets no yield:
 // OpenCL C 1.2 programs build float atomics and atomic maxima that way
 // (`while ((seen = atomic_cmpxchg(p, old, f(old))) != old) old = seen;`),
@@ -71,6 +75,24 @@ bool dependsOnSharedState(
         Work.append(It->second.begin(), It->second.end());
       continue;
     }
+    // A flag that control flow sets (`return -1` on one path, `return 0`
+    // on another, as the pipe built-ins' results after inlining): a phi of
+    // constants depends on the branches that chose its incoming edge, the
+    // nearest conditional one up each single-predecessor chain.
+    if (auto *Phi = dyn_cast<PHINode>(I);
+        Phi && all_of(Phi->incoming_values(),
+                      [](Value *V) { return isa<Constant>(V); }))
+      for (BasicBlock *In : Phi->blocks()) {
+        BasicBlock *B = In;
+        for (unsigned Depth = 0; B && Depth < 8; ++Depth) {
+          if (auto *Br = dyn_cast<BranchInst>(B->getTerminator());
+              Br && Br->isConditional()) {
+            Work.push_back(Br->getCondition());
+            break;
+          }
+          B = B->getSinglePredecessor();
+        }
+      }
     for (Value *Op : I->operands())
       Work.push_back(Op);
   }

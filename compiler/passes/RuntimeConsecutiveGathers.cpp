@@ -671,6 +671,18 @@ void guard(IntrinsicInst *II, const DataLayout &DL, LoopInfo &LI,
   }
   IRBuilder<> EB(II);
   Value *Same = allLanes(EB, L.Index, 0, "lanes.same");
+  // The scalar load reads lane 0's address whatever the mask: only when
+  // some lane is on is that an address the gather reads (with every lane
+  // off, the lanes may all hold one address that is not to be touched: a
+  // pipe built-in's slot of an invalid reservation, behind its test).
+  if (!AllOn) {
+    auto *MaskTy = cast<FixedVectorType>(Mask->getType());
+    Value *Bits =
+        EB.CreateBitCast(Mask, EB.getIntNTy(MaskTy->getNumElements()));
+    Same = EB.CreateAnd(
+        Same, EB.CreateICmpNE(Bits, ConstantInt::get(Bits->getType(), 0)),
+        "lanes.same.on");
+  }
   Instruction *SameTerm, *GatherTerm;
   SplitBlockAndInsertIfThenElse(Same, II, &SameTerm, &GatherTerm);
   BasicBlock *GatherTail = II->getParent();

@@ -75,6 +75,8 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(
     if (M->isSubBuffer())
       return fail(CL_INVALID_MEM_OBJECT, "buffer is a sub-buffer",
                   M->context());
+    if (M->isPipe())
+      return fail(CL_INVALID_MEM_OBJECT, "buffer is a pipe", M->context());
     // CL_INVALID_VALUE if the value specified in buffer_create_type is not
     // valid.
     if (buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION)
@@ -142,6 +144,9 @@ cl_int bufferIn(Context *C, cl_mem Buffer, const char *What, Mem *&M,
   if (M->isImage() && !AnyMem)
     return fail(CL_INVALID_MEM_OBJECT,
                 std::string(What) + " is an image, not a buffer object", C);
+  if (M->isPipe())
+    return fail(CL_INVALID_MEM_OBJECT,
+                std::string(What) + " is a pipe, not a buffer object", C);
   // CL_INVALID_CONTEXT if the context associated with command_queue and
   // buffer are not the same.
   if (M->context() != C)

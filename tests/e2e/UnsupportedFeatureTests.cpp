@@ -1,5 +1,5 @@
 // Entry points of optional features the device does not report (images,
-// samplers, pipes, native kernels, changing queue properties):
+// samplers, native kernels, changing queue properties):
 // each returns the spec's error for a device without the feature, after the
 // checks that come before it. Every case first checks that the device really
 // reports the feature as absent, so the expectations follow from the queries.
@@ -205,26 +205,6 @@ TEST_CASE("5.7.2: no handle is a valid sampler object", "[sampler]") {
     CHECK(clGetSamplerInfo(S, CL_SAMPLER_NORMALIZED_COORDS, sizeof V, &V,
                            nullptr) == CL_INVALID_SAMPLER);
   }
-}
-
-TEST_CASE("5.4.1: pipes cannot be created without pipe support "
-          "(CTS test_api/consistency_pipes)",
-          "[pipe]") {
-  Fixture F;
-  REQUIRE(deviceInfo<cl_bool>(F.Dev, CL_DEVICE_PIPE_SUPPORT) == CL_FALSE);
-  cl_int Err = CL_SUCCESS;
-  CHECK(clCreatePipe(nullptr, CL_MEM_HOST_NO_ACCESS, 4, 4, nullptr, &Err) ==
-        nullptr);
-  CHECK(Err == CL_INVALID_CONTEXT);
-  Err = CL_SUCCESS;
-  CHECK(clCreatePipe(F.Ctx, CL_MEM_HOST_NO_ACCESS, 4, 4, nullptr, &Err) ==
-        nullptr);
-  CHECK(Err == CL_INVALID_OPERATION);
-  cl_uint U = 0;
-  CHECK(clGetPipeInfo(F.Buf, CL_PIPE_PACKET_SIZE, sizeof U, &U, nullptr) ==
-        CL_INVALID_MEM_OBJECT);
-  CHECK(clGetPipeInfo(nullptr, CL_PIPE_PACKET_SIZE, sizeof U, &U, nullptr) ==
-        CL_INVALID_MEM_OBJECT);
 }
 
 TEST_CASE("5.10: clEnqueueNativeKernel without CL_EXEC_NATIVE_KERNEL",

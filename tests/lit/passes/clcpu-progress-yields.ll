@@ -4,7 +4,9 @@
 ; WorkGroupContext::Yield, on a block of its own on the back edge, so a
 ; loop that exits at once costs nothing. The value is followed through a
 ; private variable (the IR is not optimized yet). A loop on a plain load
-; is left alone: waiting on it would be a data race.
+; is left alone: waiting on it would be a data race. A flag that control
+; flow sets (a phi of constants, an inlined `return -1` / `return 0` such as
+; read_pipe's) follows the branches that chose it (@spin_on_flag_phi).
 ; RUN: %clcpu-opt -mtriple=x86_64-unknown-linux-gnu -mcpu=x86-64-v3 \
 ; RUN:   -passes=clcpu-progress-yields %s | FileCheck %s %ctx-vars
 
@@ -27,6 +29,35 @@ loop:
   %w = load i32, ptr %seen
   %c = icmp eq i32 %w, 0
   br i1 %c, label %loop, label %exit
+
+exit:
+  ret void
+}
+
+; CHECK-LABEL: define internal void @spin_on_flag_phi.body(
+; CHECK: br i1 %again, label %[[EDGE:.+]], label %exit
+; CHECK: [[EDGE]]:
+; CHECK: call void %{{.+}}(ptr %ctx)
+; CHECK-NEXT: br label %loop
+define internal void @spin_on_flag_phi.body(ptr %flag, ptr "clcpu-context" %ctx, i64 "clcpu-local-id"="0" %lx, i64 "clcpu-local-id"="1" %ly, i64 "clcpu-local-id"="2" %lz) {
+entry:
+  br label %loop
+
+loop:
+  %v = load atomic i32, ptr %flag acquire, align 4
+  %empty = icmp eq i32 %v, 0
+  br i1 %empty, label %fail, label %done
+
+fail:
+  br label %ret
+
+done:
+  br label %ret
+
+ret:
+  %r = phi i32 [ -1, %fail ], [ 0, %done ]
+  %again = icmp ne i32 %r, 0
+  br i1 %again, label %loop, label %exit
 
 exit:
   ret void

@@ -22,6 +22,10 @@
 ;   wrapping vector is two masked loads (lanes before the wrap from lane 0's
 ;   address, the rest from 256 elements below), no gather left; the loop
 ;   asks for unrolling by 4.
+; - @masked_one_address: a masked gather takes the one-address load only
+;   when some lane is on: with every lane off, the lanes' one address is
+;   not the gather's to read (a pipe built-in's slot of an invalid
+;   reservation, OpenCL C 3.0 6.15.16.2).
 ; - @outside_loop: a gather that runs once is not worth the branch.
 ; - @two_lanes: fewer than 4 lanes are not worth the check.
 ; RUN: %clcpu-opt -mtriple=x86_64-unknown-linux-gnu -mcpu=x86-64-v3 \
@@ -213,6 +217,37 @@ exit:
   ret void
 }
 
+; CHECK-LABEL: define void @masked_one_address(
+; CHECK: %lanes.same = icmp eq i8
+; CHECK-NEXT: [[ON:%.*]] = bitcast <8 x i1> %m to i8
+; CHECK-NEXT: [[ANY:%.*]] = icmp ne i8 [[ON]], 0
+; CHECK-NEXT: %lanes.same.on = and i1 %lanes.same, [[ANY]]
+; CHECK-NEXT: br i1 %lanes.same.on,
+; CHECK: load i32, ptr %lane0.addr, align 4
+define void @masked_one_address(ptr %in, ptr %idx, ptr %mask, ptr %out, i64 %n) {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %ip = getelementptr inbounds <8 x i32>, ptr %idx, i64 %i
+  %j = load <8 x i32>, ptr %ip, align 4
+  %mp = getelementptr inbounds <8 x i32>, ptr %mask, i64 %i
+  %mv = load <8 x i32>, ptr %mp, align 4
+  %m = icmp ne <8 x i32> %mv, zeroinitializer
+  %j.ext = sext <8 x i32> %j to <8 x i64>
+  %addrs = getelementptr inbounds i32, ptr %in, <8 x i64> %j.ext
+  %v = call <8 x i32> @llvm.masked.gather.v8i32.v8p0(<8 x ptr> %addrs, i32 4, <8 x i1> %m, <8 x i32> zeroinitializer)
+  %op = getelementptr inbounds <8 x i32>, ptr %out, i64 %i
+  store <8 x i32> %v, ptr %op, align 4
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+
+exit:
+  ret void
+}
+
 ; CHECK-LABEL: define void @outside_loop(
 ; CHECK-NEXT: entry:
 ; CHECK-NEXT: %v = call <8 x float> @llvm.masked.gather.v8f32.v8p0(<8 x ptr> %addrs, i32 4, <8 x i1> %m, <8 x float> poison)
@@ -254,3 +289,4 @@ declare <8 x float> @llvm.masked.gather.v8f32.v8p0(<8 x ptr>, i32, <8 x i1>, <8 
 declare <8 x i32> @llvm.masked.gather.v8i32.v8p0(<8 x ptr>, i32, <8 x i1>, <8 x i32>)
 declare <2 x float> @llvm.masked.gather.v2f32.v2p0(<2 x ptr>, i32, <2 x i1>, <2 x float>)
 declare void @llvm.masked.scatter.v8i32.v8p0(<8 x i32>, <8 x ptr>, i32, <8 x i1>)
+
