@@ -39,7 +39,7 @@ bool ilPrograms() {
 std::vector<NamedVersion> reportedExtensions(bool IlPrograms) {
   std::vector<NamedVersion> V;
   for (const NamedVersion &E : DeviceExtensions)
-    if (IlPrograms || E.Name != "cl_khr_il_program")
+    if (IlPrograms || std::strcmp(E.Name, "cl_khr_il_program") != 0)
       V.push_back(E);
   return V;
 }

@@ -33,15 +33,6 @@ cl_mem makePipe(Env &E, cl_uint PacketSize, cl_uint MaxPackets) {
   return P;
 }
 
-/// Runs \p K over \p Global work-items in groups of \p Local (0: the
-/// driver's choice) on \p Q and waits.
-void runOn(cl_command_queue Q, cl_kernel K, size_t Global, size_t Local = 0) {
-  REQUIRE(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global,
-                                 Local ? &Local : nullptr, 0, nullptr,
-                                 nullptr) == CL_SUCCESS);
-  REQUIRE(clFinish(Q) == CL_SUCCESS);
-}
-
 /// Checks that \p Got holds each of 0 .. N-1 exactly once.
 void checkPermutation(std::vector<cl_int> Got, size_t N) {
   REQUIRE(Got.size() == N);
