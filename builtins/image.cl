@@ -365,22 +365,6 @@ uint4 __clcpu_read_imageui_i(Img I, int2 C) {
 }
 
 /// (R, G, B, A) in the stored channel order (the inverse of SWIZZLE).
-static float4 unswizzleF(Img I, float4 V) {
-  switch (I->order) {
-  case O_A:
-    return (float4)(V.w, 0, 0, 0);
-  case O_RA:
-    return (float4)(V.x, V.w, 0, 0);
-  case O_BGRA:
-    return V.zyxw;
-  case O_ARGB:
-    return V.wxyz;
-  case O_ABGR:
-    return V.wzyx;
-  default:
-    return V;
-  }
-}
 static int4 unswizzleI(Img I, int4 V) {
   switch (I->order) {
   case O_A:
@@ -396,6 +380,9 @@ static int4 unswizzleI(Img I, int4 V) {
   default:
     return V;
   }
+}
+static float4 unswizzleF(Img I, float4 V) {
+  return as_float4(unswizzleI(I, as_int4(V)));
 }
 
 /// Out-of-range coordinates are undefined for writes: nothing is written.

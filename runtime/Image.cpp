@@ -794,20 +794,8 @@ cl_int Mem::createImage(Context *Ctx, cl_mem_flags Flags,
   if (cl_int Err = checkDimensions(D, Ctx))
     return Err;
 
-  // CL_INVALID_HOST_PTR if host_ptr is NULL and CL_MEM_USE_HOST_PTR or
-  // CL_MEM_COPY_HOST_PTR are set in flags or if host_ptr is not NULL but
-  // CL_MEM_COPY_HOST_PTR or CL_MEM_USE_HOST_PTR are not set in flags.
-  bool WantsPtr = Flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
-  if (WantsPtr && !HostPtr)
-    return fail(CL_INVALID_HOST_PTR,
-                "host_ptr is NULL with CL_MEM_USE_HOST_PTR or "
-                "CL_MEM_COPY_HOST_PTR",
-                Ctx);
-  if (!WantsPtr && HostPtr)
-    return fail(CL_INVALID_HOST_PTR,
-                "host_ptr is not NULL but neither CL_MEM_USE_HOST_PTR nor "
-                "CL_MEM_COPY_HOST_PTR is set",
-                Ctx);
+  if (cl_int Err = checkHostPtr(Ctx, Flags, HostPtr))
+    return Err;
 
   // The pitches. clCreateImage2D/3D report a pitch that breaks the rules as
   // CL_INVALID_IMAGE_SIZE ("if values specified by image_row_pitch do not

@@ -154,6 +154,24 @@ void Mem::deallocate(void *Data, size_t Size) {
     std::free(Data);
 }
 
+cl_int Mem::checkHostPtr(Context *Ctx, cl_mem_flags Flags, void *HostPtr) {
+  // CL_INVALID_HOST_PTR if host_ptr is NULL and CL_MEM_USE_HOST_PTR or
+  // CL_MEM_COPY_HOST_PTR are set in flags or if host_ptr is not NULL but
+  // CL_MEM_COPY_HOST_PTR or CL_MEM_USE_HOST_PTR are not set in flags.
+  bool WantsPtr = Flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+  if (WantsPtr && !HostPtr)
+    return fail(CL_INVALID_HOST_PTR,
+                "host_ptr is NULL with CL_MEM_USE_HOST_PTR or "
+                "CL_MEM_COPY_HOST_PTR",
+                Ctx);
+  if (!WantsPtr && HostPtr)
+    return fail(CL_INVALID_HOST_PTR,
+                "host_ptr is not NULL but neither CL_MEM_USE_HOST_PTR nor "
+                "CL_MEM_COPY_HOST_PTR is set",
+                Ctx);
+  return CL_SUCCESS;
+}
+
 cl_int Mem::createBuffer(Context *Ctx, cl_mem_flags Flags, size_t Size,
                          void *HostPtr, std::vector<cl_mem_properties> Props,
                          Mem *&Out) {
@@ -169,20 +187,8 @@ cl_int Mem::createBuffer(Context *Ctx, cl_mem_flags Flags, size_t Size,
                 "size " + std::to_string(Size) +
                     " exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE",
                 Ctx);
-  // CL_INVALID_HOST_PTR if host_ptr is NULL and CL_MEM_USE_HOST_PTR or
-  // CL_MEM_COPY_HOST_PTR are set in flags or if host_ptr is not NULL but
-  // CL_MEM_COPY_HOST_PTR or CL_MEM_USE_HOST_PTR are not set in flags.
-  bool WantsPtr = Flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
-  if (WantsPtr && !HostPtr)
-    return fail(CL_INVALID_HOST_PTR,
-                "host_ptr is NULL with CL_MEM_USE_HOST_PTR or "
-                "CL_MEM_COPY_HOST_PTR",
-                Ctx);
-  if (!WantsPtr && HostPtr)
-    return fail(CL_INVALID_HOST_PTR,
-                "host_ptr is not NULL but neither CL_MEM_USE_HOST_PTR nor "
-                "CL_MEM_COPY_HOST_PTR is set",
-                Ctx);
+  if (cl_int Err = checkHostPtr(Ctx, Flags, HostPtr))
+    return Err;
 
   // CL_INVALID_HOST_PTR if ... host_ptr is not NULL but [it does not point
   // to size bytes]: a range that wraps around the address space cannot.
@@ -393,7 +399,7 @@ cl_uint Mem::mapCount() const {
 cl_int Mem::getInfo(cl_mem_info Param, InfoOut Out) const {
   switch (Param) {
   case CL_MEM_TYPE:
-    return Out.value<cl_mem_object_type>(Image    ? Image->Type
+    return Out.value<cl_mem_object_type>(Image      ? Image->Type
                                          : isPipe() ? CL_MEM_OBJECT_PIPE
                                                     : CL_MEM_OBJECT_BUFFER);
   case CL_MEM_FLAGS:

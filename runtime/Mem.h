@@ -120,6 +120,9 @@ private:
   /// MmapThreshold on, NUMA-placed); null on failure. Freed by ~Mem when
   /// Owned.
   static void *allocate(Context *Ctx, size_t Size);
+  /// The CL_INVALID_HOST_PTR rule clCreateBuffer and clCreateImage share:
+  /// a host_ptr exactly when CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR.
+  static cl_int checkHostPtr(Context *Ctx, cl_mem_flags Flags, void *HostPtr);
   /// Frees what allocate returned.
   static void deallocate(void *Data, size_t Size);
 

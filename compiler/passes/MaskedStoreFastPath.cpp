@@ -18,16 +18,8 @@
 // the masked store. Each path writes exactly the lanes the masked store
 // writes, so this holds for any memory (global buffers shared with other
 // work-groups included).
-//
-// In the bounds-check mode (passes/CheckBounds.cpp) every store of a
-// kernel without loops is masked by its check, almost always all on. There
-// the split is made with AVX-512 too: the plain store it gives can then be
-// non-temporal (passes/NonTemporalStores.cpp), which a masked one cannot,
-// and a streaming kernel keeps its unchecked speed.
 
 #include "compiler/passes/MaskedStoreFastPath.h"
-
-#include "compiler/passes/CheckBounds.h"
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Constants.h>
@@ -80,7 +72,7 @@ void guard(IntrinsicInst *II, unsigned N) {
 
 PreservedAnalyses MaskedStoreFastPathPass::run(Function &F,
                                                FunctionAnalysisManager &FAM) {
-  if (hasCheapMaskedStores(F) && !isBoundsChecked(*F.getParent()))
+  if (hasCheapMaskedStores(F))
     return PreservedAnalyses::all();
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
   SmallVector<std::pair<IntrinsicInst *, unsigned>, 16> Work;
