@@ -2,15 +2,17 @@
 //
 // A pipe (OpenCL 3.0 API spec 5.4, OpenCL C 3.0 6.15.16) is one block of
 // host memory, shared by the runtime (runtime/Mem.cpp creates and
-// initializes it) and the pipe built-ins (builtins/pipe.cl), which is why
-// this header is plain C that both the C++ runtime and OpenCL C read:
+// initializes it, scheduler/PipeRing.cpp moves its positions for kernels)
+// and the pipe built-ins (builtins/pipe.cl), which is why this header is
+// plain C that both the C++ runtime and OpenCL C read:
 //
 //   header   ClcpuPipeHeader: the write and read positions (each on its own
 //            cache line: producers and consumers update them from different
 //            cores), the capacity and packet size, where the packets begin
 //   Seq      uint32_t[Capacity]: one sequence word per slot
-//   Count    uint32_t[Capacity]: the packet count of a reservation, stored in
-//            its first slot by the reserving work-item
+//   Pos      uint32_t[Capacity]: the low 32 bits of a reservation's first
+//            position, stored in its first slot when it is made (its commit
+//            needs them; its id holds its first slot and packet count)
 //   packets  Capacity * PacketSize bytes from DataOffset (a multiple of
 //            CLCPU_PIPE_DATA_ALIGN)
 //
@@ -47,14 +49,14 @@ typedef struct {
   char Pad2[48];
 } ClcpuPipeHeader;
 
-// Byte offset of Seq; Count follows Seq.
+// Byte offset of Seq; Pos follows Seq.
 #define CLCPU_PIPE_SEQ_OFFSET 192
 // Packets may be any OpenCL C type up to long16/double16 (128 bytes).
 #define CLCPU_PIPE_DATA_ALIGN 128
 // Seq comparisons are 32-bit differences (see above).
 #define CLCPU_PIPE_MAX_CAPACITY 0x7fffffffu
 // The reserve_id_t of a failed reservation: Clang's CLK_NULL_RESERVE_ID.
-// A valid one is its first position.
+// A valid one is its first slot (high 32 bits) and packet count.
 #define CLCPU_PIPE_NULL_RESERVE_ID (~(CLCPU_PIPE_U64)0)
 
 #endif

@@ -10,6 +10,7 @@
 #include "compiler/passes/CheckBounds.h"
 #include "compiler/passes/DeferFloatAdds.h"
 #include "scheduler/DeferredAdds.h"
+#include "scheduler/PipeRing.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
@@ -364,15 +365,21 @@ cl_int jitObject(CompiledProgram &P, orc::JITTargetMachineBuilder &JTMB,
     return FailCode;
   }
   // OpenCL C printf, not the C library's (vector specifiers, return value),
-  // and the queues of deferred float adds (passes/DeferFloatAdds.cpp).
+  // the queues of deferred float adds (passes/DeferFloatAdds.cpp) and the
+  // pipe operations (scheduler/PipeRing.h).
   const auto Fn = JITSymbolFlags::Exported | JITSymbolFlags::Callable;
-  if (Error E = (*J)->getMainJITDylib().define(orc::absoluteSymbols(
-          {{(*J)->mangleAndIntern("printf"),
-            {orc::ExecutorAddr::fromPtr(&clcpu_printf), Fn}},
-           {(*J)->mangleAndIntern(DeferredAddF32),
-            {orc::ExecutorAddr::fromPtr(&clcpu_deferred_fadd_f32), Fn}},
-           {(*J)->mangleAndIntern(DeferredAddF64),
-            {orc::ExecutorAddr::fromPtr(&clcpu_deferred_fadd_f64), Fn}}}))) {
+  orc::SymbolMap Runtime = {
+      {(*J)->mangleAndIntern("printf"),
+       {orc::ExecutorAddr::fromPtr(&clcpu_printf), Fn}},
+      {(*J)->mangleAndIntern(DeferredAddF32),
+       {orc::ExecutorAddr::fromPtr(&clcpu_deferred_fadd_f32), Fn}},
+      {(*J)->mangleAndIntern(DeferredAddF64),
+       {orc::ExecutorAddr::fromPtr(&clcpu_deferred_fadd_f64), Fn}}};
+  for (const PipeRingSymbol &S : PipeRingSymbols)
+    Runtime[(*J)->mangleAndIntern(S.Name)] = {
+        orc::ExecutorAddr::fromPtr(S.Address), Fn};
+  if (Error E = (*J)->getMainJITDylib().define(
+          orc::absoluteSymbols(std::move(Runtime)))) {
     Log += "internal error: " + toString(std::move(E)) + "\n";
     return FailCode;
   }
@@ -381,10 +388,6 @@ cl_int jitObject(CompiledProgram &P, orc::JITTargetMachineBuilder &JTMB,
     if (auto *OLL =
             dyn_cast<orc::ObjectLinkingLayer>(&(*J)->getObjLinkingLayer()))
       OLL->addPlugin(std::make_unique<PerfMapPlugin>());
-  // -g: the object's DWARF goes to debuggers through the GDB JIT interface
-  // (__jit_debug_register_code, which gdb and lldb watch), so that a kernel
-  // can be stepped through by its OpenCL C source lines. Only then: the
-  // registration copies the object.
   // -g: the object's DWARF goes to debuggers through the GDB JIT interface
   // (__jit_debug_register_code, which gdb and lldb watch), so that a kernel
   // can be stepped through by its OpenCL C source lines. Only then: the

@@ -12,6 +12,7 @@
 #include "compiler/LinkBuiltins.h"
 
 #include "compiler/Compiler.h"
+#include "scheduler/PipeRing.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringSet.h>
@@ -251,6 +252,20 @@ bool linkBuiltins(Module &M, std::string &Log) {
           CB->removeFnAttr(Attribute::Convergent);
   }
   addSleefVariants(M, Features, Relaxed);
+  // The pipe layout functions (scheduler/PipeRing.h) read what never
+  // changes after the pipe is created, and a pipe argument is always a
+  // pipe: calls of them may run anywhere in the kernel, so LICM takes
+  // them out of the work-item loop even from the branch that copies the
+  // packets.
+  for (const PipeRingSymbol &S : PipeRingSymbols)
+    if (S.Layout)
+      if (Function *F = M.getFunction(S.Name); F && F->isDeclaration()) {
+        F->setDoesNotAccessMemory();
+        F->setDoesNotThrow();
+        F->setWillReturn();
+        F->addFnAttr(Attribute::Speculatable);
+        F->removeFnAttr(Attribute::Convergent);
+      }
   return true;
 }
 

@@ -44,6 +44,7 @@
 #include "compiler/passes/VnniDotProduct.h"
 #include "compiler/passes/WorkGroupDebugInfo.h"
 #include "compiler/passes/WorkItemLoopCheck.h"
+#include "scheduler/PipeRing.h"
 
 #include <llvm/IR/DiagnosticHandler.h>
 #include <llvm/IR/DiagnosticInfo.h>
@@ -268,7 +269,9 @@ bool checkUnresolved(const Module &M, std::string &Log) {
     if (!F.isDeclaration() || F.isIntrinsic() || F.use_empty())
       continue;
     // Defined by the JIT (compiler/Jit.cpp).
-    if (F.getName() == DeferredAddF32 || F.getName() == DeferredAddF64)
+    if (F.getName() == DeferredAddF32 || F.getName() == DeferredAddF64 ||
+        any_of(PipeRingSymbols,
+               [&](const PipeRingSymbol &S) { return F.getName() == S.Name; }))
       continue;
     if (F.getName().starts_with("_Z")) {
       Log += "error: builtin function '" + baseName(F.getName()).str() + "' (" +

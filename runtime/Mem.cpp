@@ -4,6 +4,7 @@
 #include "runtime/Image.h"
 #include "runtime/Svm.h"
 #include "runtime/Topology.h"
+#include "scheduler/PipeRing.h"
 
 #include "builtins/PipeLayout.h"
 
@@ -46,7 +47,7 @@ void placePages(Context *Ctx, void *Data, size_t Size) {
 }
 /// The offset of the packets in a pipe of \p MaxPackets packets.
 CheckedSize pipeDataOffset(cl_uint MaxPackets) {
-  // Seq and Count, one 32-bit word per packet each, after the header; the
+  // Seq and Pos, one 32-bit word per packet each, after the header; the
   // packets from the next multiple of CLCPU_PIPE_DATA_ALIGN.
   CheckedSize End =
       CheckedSize(CLCPU_PIPE_SEQ_OFFSET) + CheckedSize(MaxPackets) * 8;
@@ -280,17 +281,9 @@ cl_int Mem::createPipe(Context *Ctx, cl_mem_flags Flags, cl_uint PacketSize,
   if (!Data)
     return fail(CL_MEM_OBJECT_ALLOCATION_FAILURE,
                 "cannot allocate " + std::to_string(Size) + " bytes", Ctx);
-  // Empty: both positions 0, slot S free for the writer of position S.
-  auto *H = static_cast<ClcpuPipeHeader *>(Data);
-  std::memset(H, 0, sizeof *H);
-  H->Capacity = MaxPackets;
-  H->PacketSize = PacketSize;
-  H->DataOffset = pipeDataOffset(MaxPackets).value() / CLCPU_PIPE_DATA_ALIGN *
-                  CLCPU_PIPE_DATA_ALIGN;
-  auto *Seq = reinterpret_cast<uint32_t *>(static_cast<char *>(Data) +
-                                           CLCPU_PIPE_SEQ_OFFSET);
-  for (cl_uint I = 0; I < MaxPackets; ++I)
-    Seq[I] = I;
+  initPipeRing(Data, PacketSize, MaxPackets,
+               pipeDataOffset(MaxPackets).value() / CLCPU_PIPE_DATA_ALIGN *
+                   CLCPU_PIPE_DATA_ALIGN);
   try {
     Out = new Mem(Ctx, nullptr, Flags, Size, 0, Data, true, nullptr, {});
   } catch (...) {

@@ -248,24 +248,53 @@ struct Participant {
   }
 };
 
+/// Another launch of \p S's arena this helper should move to, as one more
+/// owner of it, or null: one with groups left and at least two threads
+/// fewer than \p S (counting each launching thread), the one with fewest.
+/// Moving then evens the two out without making them trade places.
+LaunchState *moveTarget(LaunchState &S) {
+  HelperPark *P = S.Park;
+  if (!P || P->RunningCount.load(std::memory_order_relaxed) < 2)
+    return nullptr;
+  unsigned Best = S.Active.load(std::memory_order_relaxed) + 1;
+  LaunchState *To = nullptr;
+  std::lock_guard<std::mutex> G(P->RunningLock);
+  for (void *V : P->Running) {
+    auto *T = static_cast<LaunchState *>(V);
+    if (T == &S || T->Next.load(std::memory_order_relaxed) >= T->Total)
+      continue;
+    unsigned N = T->Active.load(std::memory_order_relaxed) + 1;
+    if (N + 1 < Best) {
+      Best = N;
+      To = T;
+    }
+  }
+  if (To)
+    To->Owners.fetch_add(1, std::memory_order_relaxed);
+  return To;
+}
+
 /// A helper thread's part. A helper counts itself active before it looks
 /// for work, so the launch waits for every helper that may still touch the
 /// job; one that starts after every group was claimed returns without
 /// touching it (only the shared state, which it co-owns). A helper that
-/// cannot set up (out of memory) claims nothing.
-void help(LaunchState &S) {
+/// cannot set up (out of memory) claims nothing. Returns the launch it
+/// moves to (moveTarget), if it leaves groups of this one to the others.
+LaunchState *help(LaunchState &S) {
   CLCPU_TSAN_ACQUIRE(&S);
   S.Active.fetch_add(1, std::memory_order_seq_cst);
+  LaunchState *To = nullptr;
   if (S.Next.load(std::memory_order_seq_cst) < S.Total) {
     try {
       Participant P(S.J);
-      P.run(S, [] { return false; });
+      P.run(S, [&] { return (To = moveTarget(S)) != nullptr; });
     } catch (const std::bad_alloc &) {
     }
   }
   CLCPU_TSAN_RELEASE(&S);
   if (S.Active.fetch_sub(1, std::memory_order_seq_cst) == 1)
     S.Active.notify_all();
+  return To;
 }
 
 /// Drops one owner of \p S; the last one deletes it.
@@ -274,10 +303,41 @@ void release(LaunchState *S) {
     delete S;
 }
 
+/// Helps \p S, then each launch the helper moves to, dropping its
+/// ownership of each as it leaves it.
 void helpAndRelease(LaunchState *S) {
-  help(*S);
-  release(S);
+  while (S) {
+    LaunchState *To = help(*S);
+    release(S);
+    S = To;
+  }
 }
+
+/// \p S among its park's running launches while this lives (moveTarget).
+struct Registered {
+  LaunchState *S;
+  explicit Registered(LaunchState *L) : S(L->Park ? L : nullptr) {
+    if (!S)
+      return;
+    std::lock_guard<std::mutex> G(S->Park->RunningLock);
+    S->Park->Running.push_back(S); // may throw: then not registered
+    S->Owners.fetch_add(1, std::memory_order_relaxed);
+    S->Park->RunningCount.fetch_add(1, std::memory_order_relaxed);
+  }
+  ~Registered() {
+    if (!S)
+      return;
+    {
+      std::lock_guard<std::mutex> G(S->Park->RunningLock);
+      auto &R = S->Park->Running;
+      R.erase(std::find(R.begin(), R.end(), S));
+      S->Park->RunningCount.fetch_sub(1, std::memory_order_relaxed);
+    }
+    release(S);
+  }
+  Registered(const Registered &) = delete;
+  Registered &operator=(const Registered &) = delete;
+};
 
 /// Offers \p S to up to \p Want helpers waiting in \p P (one owner each);
 /// returns how many it offered it to. Another launch's offer (a second
@@ -553,6 +613,9 @@ void runNDRange(tbb::task_arena &Arena, unsigned Threads, const NDRangeJob &J,
   // groups where it is.
   // Helpers waiting in the park first (they start within a microsecond),
   // TBB for the rest.
+  // From here other launches' helpers may move to this one (moveTarget);
+  // a launch that ends alone before this point never needed them.
+  Registered Reg(S);
   CLCPU_TSAN_RELEASE(S);
   size_t Offered = Park ? offer(*Park, S, unsigned(Helpers)) : 0;
   struct WaitHelpers {

@@ -108,6 +108,15 @@ public:
   std::atomic<unsigned> Tasks{0};   // helper tasks not yet finished
   std::atomic<bool> Closed{false};  // the destructor runs
   std::atomic<uint64_t> Others{0};  // otherTaskEnqueued calls
+  /// The launches running in the arena (runNDRange registers each for its
+  /// duration, as one more owner). Two running at once (two queues: a
+  /// pipe's producer and consumer kernels) share the arena's threads: a
+  /// helper of the launch with more threads moves to the one with fewer
+  /// between two claims, so that a launch started while every worker was
+  /// busy does not run on its launching thread alone.
+  std::mutex RunningLock;
+  std::vector<void *> Running;           // LaunchState *, guarded
+  std::atomic<unsigned> RunningCount{0}; // Running.size()
 };
 
 /// The first failed check of a launch in the bounds-check mode: the

@@ -14,7 +14,8 @@
 //
 // An exit may also depend on shared state through control flow: a flag
 // that is a phi of constants (a function's `return -1` and `return 0`,
-// inlined: read_pipe on an empty pipe) follows the branches that chose it.
+// inlined) follows the branches that chose it. The result of a pipe
+// operation (read_pipe on an empty pipe) is shared state too.
 //
 // A compare-and-swap retry loop is not such a wait, and gets no yield:
 // OpenCL C 1.2 programs build float atomics and atomic maxima that way
@@ -52,6 +53,18 @@ using namespace llvm;
 namespace clcpu::compiler {
 
 namespace {
+/// A pipe operation of the runtime (scheduler/PipeRing.h, called by
+/// builtins/pipe.cl): whether a reservation, read or write succeeds depends
+/// on the other side of the pipe, which may be a work-item of the same
+/// group.
+bool isPipeOperation(const Instruction &I) {
+  const auto *CI = dyn_cast<CallInst>(&I);
+  const Function *F = CI ? CI->getCalledFunction() : nullptr;
+  return F && (F->getName() == "clcpu_pipe_reserve" ||
+               F->getName() == "clcpu_pipe_read" ||
+               F->getName() == "clcpu_pipe_write");
+}
+
 /// True if \p V is computed from an atomic or volatile memory access: a
 /// value another work-item may change. Values read from a private variable
 /// (an alloca: the IR is not optimized yet) are followed to what was stored
@@ -66,6 +79,8 @@ bool dependsOnSharedState(
     if (!I || !Seen.insert(I).second)
       continue;
     if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
+      return true;
+    if (isPipeOperation(*I))
       return true;
     if (auto *L = dyn_cast<LoadInst>(I)) {
       if (L->isAtomic() || L->isVolatile())
@@ -321,7 +336,8 @@ bool insertProgressYields(Function &Body, Value *Ctx) {
               getUnderlyingObject(St->getPointerOperand())))
         Stored[A].push_back(St->getValueOperand());
     }
-    Shared |= isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I);
+    Shared |= isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I) ||
+              isPipeOperation(I);
     if (auto *L = dyn_cast<LoadInst>(&I))
       Shared |= L->isAtomic() || L->isVolatile();
   }

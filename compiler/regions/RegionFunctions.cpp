@@ -128,11 +128,10 @@ BasicBlock *resumeAfter(RegionPlan &P, SlotAliases &Aliases, unsigned SI) {
     P.Restored[VI].push_back({SI, cast<Instruction>(V)});
   }
   if (S.What.Kind == SyncCall::Collective) {
+    Slot From = S.Result ? *S.Result : Slot{ValueOffset, 8};
     Value *Result = collectiveFromBits(
         RB,
-        Aliases.tag(
-            RB.CreateLoad(RB.getInt64Ty(), P.SA.at(RB, {ValueOffset, 8})),
-            {ValueOffset, 8}),
+        Aliases.tag(RB.CreateLoad(RB.getInt64Ty(), P.SA.at(RB, From)), From),
         CI->getType());
     CI->replaceAllUsesWith(Result);
     for (Crossing &X : P.Values)

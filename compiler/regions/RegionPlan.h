@@ -33,6 +33,7 @@
 #include <llvm/IR/Instructions.h>
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 
 namespace clcpu::compiler::regions {
@@ -46,6 +47,11 @@ constexpr uint64_t StateOffset = 0, ValueOffset = 8, IndexOffset = 16,
 /// Private state per work-item above which a kernel stays on fibers.
 constexpr uint64_t MaxRegionScratch = 256 * 1024;
 
+/// A per-work-item slot: Offset * n + lid * Size bytes into the scratch.
+struct Slot {
+  uint64_t Offset = 0, Size = 0;
+};
+
 struct SyncPoint {
   llvm::CallInst *Call = nullptr;
   SyncCall What;
@@ -57,11 +63,14 @@ struct SyncPoint {
   /// Whether a region starting after this sync point can end at it again
   /// without passing another one (a loop with this single sync point).
   bool SelfLoop = false;
-};
-
-/// A per-work-item slot: Offset * n + lid * Size bytes into the scratch.
-struct Slot {
-  uint64_t Offset = 0, Size = 0;
+  /// A work-group collective whose result is the same for every work-item
+  /// (a reduction, a broadcast, all/any): the collective step copies that
+  /// result to this group-wide slot (Size 0) and the region after it reads
+  /// it there, one invariant load instead of one per work-item. Not the
+  /// work-items' own value slots: a region that ends at a collective again
+  /// (a retry loop) has its first work-items store their next operands there
+  /// before the later ones would read the result.
+  std::optional<Slot> Result;
 };
 
 /// An SSA value live across sync points, and at which.

@@ -81,6 +81,15 @@ bool layOutScratch(RegionPlan &P, std::string &Why) {
       }
       ++P.Kept;
     }
+  // Work-group collectives with one result for the whole group
+  // (WorkItemUniformity: reductions, broadcasts of a uniform source, all,
+  // any): a group-wide slot for the result (SyncPoint::Result).
+  for (SyncPoint &S : P.Syncs)
+    if (S.What.Kind == SyncCall::Collective && !(S.What.Op & CollSubGroup) &&
+        !S.Call->getType()->isVoidTy() && P.Uniform.isUniform(S.Call)) {
+      S.Result = Place(8, 8);
+      S.Result->Size = 0;
+    }
   for (CopiedAlloca &Cp : P.CopiedAllocas)
     Cp.Where = Place(allocaBytes(*Cp.A, DL), Cp.A->getAlign().value());
   for (AllocaInst *A : P.Allocas)
@@ -125,6 +134,10 @@ SlotAliases::SlotAliases(const RegionPlan &P) : C(P.M.getContext()), MDB(C) {
       if (!GroupScopes.count(S.Offset))
         GroupScopes[S.Offset] = MDB.createAnonymousAliasScope(
             SlotDomain, X.V->getName().str() + ".group");
+  for (const SyncPoint &S : P.Syncs)
+    if (S.Result)
+      GroupScopes[S.Result->Offset] = MDB.createAnonymousAliasScope(
+          SlotDomain, S.Call->getName().str() + ".result");
   // The state slot (one per work-item, or the one group-wide slot the
   // driver reads when the region's exit is uniform) has a scope of its own:
   // the state store is then the only access to its address in a work-item

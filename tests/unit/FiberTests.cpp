@@ -6,15 +6,24 @@
 #include "scheduler/Fiber.h"
 #include "scheduler/NDRange.h"
 
+#include <oneapi/tbb/global_control.h>
+#include <oneapi/tbb/task_arena.h>
+
 #include <catch2/catch.hpp>
+
+#include <spawn.h>
+#include <sys/wait.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <mutex>
 #include <thread>
 #include <utility>
 #include <vector>
+
+extern char **environ;
 
 using namespace clcpu;
 
@@ -257,6 +266,87 @@ TEST_CASE("5.10 (scheduler issue, pipelined scan_wg): a helper waits in the "
     CHECK(Park.Waiting.load() == 0);
     runNDRange(Arena, 2, J, &Park);
   } // the destructor sends a waiting helper away and waits for its task
+}
+
+namespace {
+/// A group of the launch that holds the workers: about 200 microseconds of
+/// work, less once *Args[0] (the other launch is done) is set.
+void holdingGroup(void **Args, const WorkGroupContext *) {
+  auto *Stop = static_cast<std::atomic<bool> *>(Args[0]);
+  auto Until =
+      std::chrono::steady_clock::now() + std::chrono::microseconds(200);
+  while (std::chrono::steady_clock::now() < Until && !Stop->load())
+    std::this_thread::yield();
+}
+
+/// A group of the launch started second: records its thread, then about
+/// 200 microseconds of work.
+void recordingGroup(void **Args, const WorkGroupContext *) {
+  auto *Threads = static_cast<std::vector<std::thread::id> *>(Args[0]);
+  auto *Lock = static_cast<std::mutex *>(Args[1]);
+  {
+    std::lock_guard<std::mutex> G(*Lock);
+    Threads->push_back(std::this_thread::get_id());
+  }
+  auto Until =
+      std::chrono::steady_clock::now() + std::chrono::microseconds(200);
+  while (std::chrono::steady_clock::now() < Until)
+    std::this_thread::yield();
+}
+} // namespace
+
+// Run by the test below in a process of its own: two arena workers need a
+// process whose TBB has no smaller limit yet (the executors of other tests
+// set it to the machine's cores, and TBB keeps the smallest).
+TEST_CASE("launch sharing, in a child process", "[.launch-sharing-child]") {
+  // Two queues' kernels at once, as a pipe's producer and consumer: the
+  // first launch took the arena's workers; the second, from another
+  // thread, would run on that thread alone until the first ended. Between
+  // two claims a helper of the first moves to the second.
+  tbb::global_control Workers(tbb::global_control::max_allowed_parallelism, 3);
+  tbb::task_arena Arena(3, 0);
+  HelperPark Park;
+  std::atomic<bool> Stop{false};
+  void *HoldArgs[] = {&Stop};
+  NDRangeJob Hold;
+  Hold.Fn = holdingGroup;
+  Hold.Launch.GlobalSize[0] = Hold.Launch.NumGroups[0] = 4000;
+  Hold.Args = HoldArgs;
+  Hold.NumArgs = 1;
+  std::thread First([&] { runNDRange(Arena, 3, Hold, &Park); });
+  // The first launch's helpers are at work.
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::vector<std::thread::id> Threads;
+  std::mutex Lock;
+  void *RecordArgs[] = {&Threads, &Lock};
+  NDRangeJob Record;
+  Record.Fn = recordingGroup;
+  Record.Launch.GlobalSize[0] = Record.Launch.NumGroups[0] = 400;
+  Record.Args = RecordArgs;
+  Record.NumArgs = 2;
+  runNDRange(Arena, 3, Record, &Park);
+  Stop = true;
+  First.join();
+  REQUIRE(Threads.size() == 400);
+  std::sort(Threads.begin(), Threads.end());
+  size_t Distinct =
+      std::unique(Threads.begin(), Threads.end()) - Threads.begin();
+  CHECK(Distinct >= 2);
+  CHECK(Park.RunningCount.load() == 0);
+}
+
+TEST_CASE("5.10 (scheduler issue, pipe_stream): a launch started while "
+          "another holds every worker gets helpers from it",
+          "[fiber]") {
+  char Exe[] = "/proc/self/exe", Tag[] = "[.launch-sharing-child]";
+  char *Argv[] = {Exe, Tag, nullptr};
+  pid_t C = -1;
+  REQUIRE(posix_spawn(&C, "/proc/self/exe", nullptr, nullptr, Argv, environ) ==
+          0);
+  int Status = -1;
+  REQUIRE(waitpid(C, &Status, 0) == C);
+  CHECK(WIFEXITED(Status));
+  CHECK(WEXITSTATUS(Status) == 0);
 }
 
 TEST_CASE("6.13.8: fiber switch cost (prints, no assertion)",
