@@ -13,6 +13,11 @@
 //   Pos      uint32_t[Capacity]: the low 32 bits of a reservation's first
 //            position, stored in its first slot when it is made (its commit
 //            needs them; its id holds its first slot and packet count)
+//   Len      uint32_t[Capacity]: its packet count (the top bit set for a
+//            reader's), beside it: a commit
+//            stores its first slot's sequence word last, so the other side,
+//            finding that word ready and Pos naming its position, knows the
+//            whole run is and skips the rest of its words
 //   packets  Capacity * PacketSize bytes from DataOffset (a multiple of
 //            CLCPU_PIPE_DATA_ALIGN)
 //
@@ -49,8 +54,10 @@ typedef struct {
   char Pad2[48];
 } ClcpuPipeHeader;
 
-// Byte offset of Seq; Pos follows Seq.
+// Byte offset of Seq; Pos and Len follow Seq.
 #define CLCPU_PIPE_SEQ_OFFSET 192
+// Bytes of Seq, Pos and Len per packet.
+#define CLCPU_PIPE_WORDS_PER_PACKET_BYTES 12
 // Packets may be any OpenCL C type up to long16/double16 (128 bytes).
 #define CLCPU_PIPE_DATA_ALIGN 128
 // Seq comparisons are 32-bit differences (see above).

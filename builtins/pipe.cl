@@ -19,22 +19,28 @@
 // loop vectorize.
 //
 // The work-group and sub-group reservations are collective: every
-// work-item of the group calls them with the same arguments. The first
-// work-item reserves and a broadcast from it gives everyone the id; the
-// commit waits at a barrier for the group's copies before the first
-// work-item commits. The broadcasts and barriers are the compiler's own
-// collectives: these functions are inlined into the kernel before it
-// becomes a work-group function (compiler/Pipeline.cpp, step 4), where the
-// broadcast's result is one group-wide value (compiler/regions).
+// work-item of the group calls them with the same arguments. They are
+// collectives of their own kind, which the runtime computes once for the
+// group (one reservation, its id for everyone); the commit waits at a
+// barrier for the group's copies before the first work-item commits. These
+// functions are inlined into the kernel before it becomes a work-group
+// function (compiler/Pipeline.cpp, step 4), where the reservation's id is
+// one group-wide value (compiler/regions): between reservation and commit
+// the work-items run no pipe call, only the copies.
 
 #include "Builtins.h"
 #include "PipeLayout.h"
 
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 
-// The library is compiled without __opencl_c_work_group_collective_functions
-// (its header would not declare this); kernels get it from the compiler.
-OVL ulong work_group_broadcast(ulong, size_t);
+// The work-group and sub-group reservations: collectives the compiler
+// recognizes by name (compiler/Barriers.cpp, CollPipeReserveRead/Write),
+// computed once per group (sub-group) by the runtime when every work-item
+// has reached them, which calls clcpu_pipe_reserve.
+OVL ulong clcpu_work_group_reserve_read_pipe(ulong Pipe, uint N);
+OVL ulong clcpu_work_group_reserve_write_pipe(ulong Pipe, uint N);
+OVL ulong clcpu_sub_group_reserve_read_pipe(ulong Pipe, uint N);
+OVL ulong clcpu_sub_group_reserve_write_pipe(ulong Pipe, uint N);
 
 // scheduler/PipeRing.h; compiler/Jit.cpp binds them.
 ulong clcpu_pipe_reserve(__global void *Pipe, uint N, uint Read);
@@ -142,18 +148,12 @@ bool clcpuIsValidReserveId(void *Id) { return (ulong)Id != NULL_ID; }
 
 void *__work_group_reserve_read_pipe(__global void *Pipe, uint N, uint Size,
                                      uint Align) {
-  ulong Id = NULL_ID;
-  if (get_local_linear_id() == 0)
-    Id = clcpu_pipe_reserve(Pipe, N, 1);
-  return idPtr(work_group_broadcast(Id, 0));
+  return idPtr(clcpu_work_group_reserve_read_pipe((ulong)Pipe, N));
 }
 
 void *__work_group_reserve_write_pipe(__global void *Pipe, uint N, uint Size,
                                       uint Align) {
-  ulong Id = NULL_ID;
-  if (get_local_linear_id() == 0)
-    Id = clcpu_pipe_reserve(Pipe, N, 0);
-  return idPtr(work_group_broadcast(Id, 0));
+  return idPtr(clcpu_work_group_reserve_write_pipe((ulong)Pipe, N));
 }
 
 void __work_group_commit_read_pipe(__global void *Pipe, void *Id, uint Size,
@@ -173,18 +173,12 @@ void __work_group_commit_write_pipe(__global void *Pipe, void *Id, uint Size,
 
 void *__sub_group_reserve_read_pipe(__global void *Pipe, uint N, uint Size,
                                     uint Align) {
-  ulong Id = NULL_ID;
-  if (get_sub_group_local_id() == 0)
-    Id = clcpu_pipe_reserve(Pipe, N, 1);
-  return idPtr(sub_group_broadcast(Id, 0));
+  return idPtr(clcpu_sub_group_reserve_read_pipe((ulong)Pipe, N));
 }
 
 void *__sub_group_reserve_write_pipe(__global void *Pipe, uint N, uint Size,
                                      uint Align) {
-  ulong Id = NULL_ID;
-  if (get_sub_group_local_id() == 0)
-    Id = clcpu_pipe_reserve(Pipe, N, 0);
-  return idPtr(sub_group_broadcast(Id, 0));
+  return idPtr(clcpu_sub_group_reserve_write_pipe((ulong)Pipe, N));
 }
 
 void __sub_group_commit_read_pipe(__global void *Pipe, void *Id, uint Size,

@@ -90,6 +90,18 @@ std::optional<uint32_t> collectiveKind(StringRef Name) {
     return CollReconverge * 16 + NonUniform;
   if (Name == "sub_group_elect")
     return CollElect * 16 + NonUniform;
+  // builtins/pipe.cl's work-group and sub-group reservations.
+  static const std::pair<const char *, uint32_t> PipeReserves[] = {
+      {"clcpu_work_group_reserve_read_pipe", CollPipeReserveRead * 16},
+      {"clcpu_work_group_reserve_write_pipe", CollPipeReserveWrite * 16},
+      {"clcpu_sub_group_reserve_read_pipe",
+       CollPipeReserveRead * 16 + CollSubGroup},
+      {"clcpu_sub_group_reserve_write_pipe",
+       CollPipeReserveWrite * 16 + CollSubGroup},
+  };
+  for (auto [N, Op] : PipeReserves)
+    if (Name == N)
+      return Op;
   if (Name == "sub_group_ballot")
     return CollBallot * 16 + NonUniform;
   if (Name == "sub_group_broadcast_first")

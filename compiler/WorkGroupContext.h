@@ -140,6 +140,13 @@ enum CollectiveKind : uint32_t {
   // A reconvergence point (compiler/passes/Reconvergence.cpp): the sub-group's
   // work-items meet there after a divergent branch; nothing is computed.
   CollReconverge,
+  // work_group_reserve_{read,write}_pipe and the sub-group ones (OpenCL C
+  // 3.0 6.15.16.3, builtins/pipe.cl): one reservation for the group (or
+  // sub-group), made by the runtime when the collective is computed
+  // (scheduler/PipeRing.h); the value is the pipe, X the packet count, and
+  // every work-item gets the reservation's id.
+  CollPipeReserveRead,
+  CollPipeReserveWrite,
 };
 /// Added to an Op: the collective is the sub_group_* one, over the
 /// work-items of the caller's sub-group only (broadcast's X is a sub-group

@@ -47,10 +47,10 @@ void placePages(Context *Ctx, void *Data, size_t Size) {
 }
 /// The offset of the packets in a pipe of \p MaxPackets packets.
 CheckedSize pipeDataOffset(cl_uint MaxPackets) {
-  // Seq and Pos, one 32-bit word per packet each, after the header; the
-  // packets from the next multiple of CLCPU_PIPE_DATA_ALIGN.
-  CheckedSize End =
-      CheckedSize(CLCPU_PIPE_SEQ_OFFSET) + CheckedSize(MaxPackets) * 8;
+  // Seq, Pos and Len, one 32-bit word per packet each, after the header;
+  // the packets from the next multiple of CLCPU_PIPE_DATA_ALIGN.
+  CheckedSize End = CheckedSize(CLCPU_PIPE_SEQ_OFFSET) +
+                    CheckedSize(MaxPackets) * CLCPU_PIPE_WORDS_PER_PACKET_BYTES;
   return End + (CLCPU_PIPE_DATA_ALIGN - 1);
 }
 } // namespace

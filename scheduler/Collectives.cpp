@@ -1,4 +1,5 @@
 #include "scheduler/Collectives.h"
+#include "scheduler/PipeRing.h"
 
 #include <algorithm>
 #include <cstring>
@@ -257,11 +258,25 @@ void shuffle(uint64_t *S, const uint64_t *A, size_t N, uint32_t Op,
   }
 }
 
+/// The reservation of \p Kind (CollPipeReserveRead or _Write) of the
+/// \p N work-items at \p S: the pipe is their value, the packet count
+/// their index argument (the same in every work-item); each gets the id.
+void pipeReserve(uint64_t *S, const uint64_t *A, size_t N, uint32_t Kind) {
+  if (N == 0)
+    return;
+  uint64_t Id = clcpu_pipe_reserve(reinterpret_cast<void *>(S[0]),
+                                   static_cast<uint32_t>(A[0]),
+                                   Kind == CollPipeReserveRead);
+  std::fill(S, S + N, Id);
+}
+
 } // namespace
 
 void runCollective(uint64_t *S, const uint64_t *A, size_t N, uint32_t Op,
                    size_t BroadcastFrom, size_t MaxSubGroup) {
   uint32_t Kind = (Op % CollSubGroup) / 16;
+  if (Kind == CollPipeReserveRead || Kind == CollPipeReserveWrite)
+    return pipeReserve(S, A, N, Kind);
   if ((Kind >= CollShuffle && Kind <= CollShuffleDown) || Kind == CollRotate)
     return shuffle(S, A, N, Op, MaxSubGroup);
   // A clustered reduction's cluster size is its index argument (the same
@@ -280,6 +295,22 @@ void runCollective(uint64_t *S, const uint64_t *A, size_t N, uint32_t Op,
 void runNonUniform(uint64_t *S, const uint64_t *A, size_t N,
                    const uint8_t *Active, uint32_t Op, size_t MaxSubGroup) {
   uint32_t Kind = (Op % CollSubGroup) / 16;
+  if (Kind == CollPipeReserveRead || Kind == CollPipeReserveWrite) {
+    // A sub-group split between two sync points (undefined for a
+    // reservation, which every work-item of the sub-group must reach): one
+    // reservation for those here.
+    size_t First = 0;
+    while (First < N && !Active[First])
+      ++First;
+    if (First == N)
+      return;
+    uint64_t Id = S[First];
+    pipeReserve(&Id, A + First, 1, Kind);
+    for (size_t I = First; I < N; ++I)
+      if (Active[I])
+        S[I] = Id;
+    return;
+  }
   if (Kind == CollReconverge)
     return; // a meeting point only (compiler/passes/Reconvergence.cpp)
   if ((Kind >= CollShuffle && Kind <= CollShuffleDown) || Kind == CollRotate) {

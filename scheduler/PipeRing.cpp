@@ -21,6 +21,9 @@ using Header = ClcpuPipeHeader;
 
 constexpr uint64_t NullId = CLCPU_PIPE_NULL_RESERVE_ID;
 
+/// In a Len word: the run is a reader's (counts are below 2^31).
+constexpr uint32_t ReaderRun = 0x80000000u;
+
 Header *header(void *Pipe) { return static_cast<Header *>(Pipe); }
 
 uint32_t *seqOf(Header *H) {
@@ -28,11 +31,21 @@ uint32_t *seqOf(Header *H) {
                                       CLCPU_PIPE_SEQ_OFFSET);
 }
 
-/// The low 32 bits of each reservation's first position, in its first slot.
+/// The low 32 bits of each reservation's first position, and its packet
+/// count, in its first slot.
 uint32_t *posOf(Header *H) { return seqOf(H) + H->Capacity; }
+uint32_t *lenOf(Header *H) { return seqOf(H) + 2 * uint64_t(H->Capacity); }
 
 char *packetsOf(Header *H) {
   return reinterpret_cast<char *>(H) + H->DataOffset;
+}
+
+uint32_t loadWord(uint32_t *W, std::memory_order O) {
+  return std::atomic_ref<uint32_t>(*W).load(O);
+}
+
+void storeWord(uint32_t *W, uint32_t V, std::memory_order O) {
+  std::atomic_ref<uint32_t>(*W).store(V, O);
 }
 
 /// How positions Pos .. Pos + N - 1 stand for a side whose slots are ready
@@ -40,32 +53,47 @@ char *packetsOf(Header *H) {
 /// the difference at the first one that is not. Negative: that slot is
 /// behind (the pipe is full for a writer, empty for a reader); positive:
 /// another reservation took Pos since it was read.
-int32_t scan(uint32_t *Seq, uint32_t Cap, uint64_t Pos, uint32_t N,
-             uint32_t Ready) {
-  uint32_t First = static_cast<uint32_t>(Pos % Cap);
+///
+/// A ready word that starts a run the other side committed (its Pos word
+/// names the position: the writer's reservation of that position, or the
+/// reader's one lap earlier) vouches for the whole run, whose commit stored
+/// that word last: the words of the run are skipped. When both sides
+/// reserve runs of one size, as work-group reservations do, a scan reads a
+/// few words instead of one per packet (each a cache line the other side's
+/// core last wrote). Skipping is safe because nothing read here can be
+/// replaced before the compare-exchange that follows succeeds: the next
+/// change to any of those words or to the run's Pos and Len needs a
+/// reservation of this side at Pos first.
+int32_t scan(Header *H, uint64_t Pos, uint32_t N, uint32_t Ready) {
+  uint32_t Cap = H->Capacity;
+  uint32_t *Seq = seqOf(H), *RunPos = posOf(H), *RunLen = lenOf(H);
   uint32_t Expected = static_cast<uint32_t>(Pos) + Ready;
-  // Two runs of slots, up to the end of the ring and from its start; the
-  // usual all-ready case reads each word once and branches once.
-  uint32_t Run = N < Cap - First ? N : Cap - First;
-  uint32_t Diff = 0;
-  for (uint32_t K = 0; K < Run; ++K)
-    Diff |= std::atomic_ref<uint32_t>(Seq[First + K])
-                .load(std::memory_order_relaxed) ^
-            (Expected + K);
-  for (uint32_t K = Run; K < N; ++K)
-    Diff |= std::atomic_ref<uint32_t>(Seq[K - Run])
-                .load(std::memory_order_relaxed) ^
-            (Expected + K);
-  if (Diff == 0)
-    return 0;
-  for (uint32_t K = 0; K < N; ++K) {
-    uint32_t S = K < Run ? First + K : K - Run;
-    uint32_t W =
-        std::atomic_ref<uint32_t>(Seq[S]).load(std::memory_order_relaxed);
+  // The other side's run that freed (filled) the slot of position X
+  // started at X - Cap for a writer, at X for a reader.
+  uint32_t RunShift = Ready ? 0 : Cap;
+  uint32_t S = static_cast<uint32_t>(Pos % Cap);
+  for (uint32_t K = 0; K < N;) {
+    uint32_t W = loadWord(&Seq[S], std::memory_order_acquire);
     if (W != Expected + K)
       return static_cast<int32_t>(W - (Expected + K));
+    uint32_t Step = 1;
+    if (loadWord(&RunPos[S], std::memory_order_relaxed) ==
+        static_cast<uint32_t>(Pos) + K - RunShift) {
+      uint32_t L = loadWord(&RunLen[S], std::memory_order_relaxed);
+      // Only the other side's run: this side's own run that started here
+      // a lap earlier names the same position, and the other side's runs
+      // that freed its slots may not all be committed.
+      if ((L & ReaderRun) != (Ready ? 0 : ReaderRun))
+        L = 1;
+      L &= ~ReaderRun;
+      Step = L == 0 ? 1 : L < N - K ? L : N - K;
+    }
+    K += Step;
+    S += Step;
+    if (S >= Cap)
+      S -= Cap;
   }
-  return 0; // every word became ready while we looked again
+  return 0;
 }
 
 /// Reserves \p N positions of \p Counter (the write or the read position);
@@ -76,11 +104,10 @@ uint64_t reserve(Header *H, uint64_t &CounterWord, uint32_t N, uint32_t Ready) {
   uint32_t Cap = H->Capacity;
   if (N == 0 || N > Cap)
     return NullId;
-  uint32_t *Seq = seqOf(H);
   std::atomic_ref<uint64_t> Counter(CounterWord);
   uint64_t Pos = Counter.load(std::memory_order_relaxed);
   for (;;) {
-    int32_t State = scan(Seq, Cap, Pos, N, Ready);
+    int32_t State = scan(H, Pos, N, Ready);
     if (State < 0) {
       // Full (empty): the caller most likely tries again, and what it waits
       // for is the other side's kernel, whose thread may be waiting for
@@ -101,7 +128,10 @@ uint64_t reserve(Header *H, uint64_t &CounterWord, uint32_t N, uint32_t Ready) {
       // its packets (or its reads of them) come before this side's use.
       std::atomic_thread_fence(std::memory_order_acquire);
       uint32_t First = static_cast<uint32_t>(Pos % Cap);
-      posOf(H)[First] = static_cast<uint32_t>(Pos);
+      storeWord(&posOf(H)[First], static_cast<uint32_t>(Pos),
+                std::memory_order_relaxed);
+      storeWord(&lenOf(H)[First], Ready ? N | ReaderRun : N,
+                std::memory_order_relaxed);
       return (static_cast<uint64_t>(First) << 32) | N;
     }
     // Pos now holds the counter's value.
@@ -111,21 +141,24 @@ uint64_t reserve(Header *H, uint64_t &CounterWord, uint32_t N, uint32_t Ready) {
 /// The word of each position Pos + K of reservation \p Id becomes
 /// (uint)(Pos + K + Done): Done is 1 after a write (readable), the capacity
 /// after a read (free for the writer one lap later). The release fence
-/// orders the packets' bytes (or the reads of them) before the words.
+/// orders the packets' bytes (or the reads of them) before the words; the
+/// first word goes last, with release order of its own, so that it vouches
+/// for the whole run (scan()).
 void commit(Header *H, uint64_t Id, uint32_t Done) {
   if (Id == NullId)
     return;
-  uint32_t Cap = H->Capacity, S = static_cast<uint32_t>(Id >> 32),
+  uint32_t Cap = H->Capacity, First = static_cast<uint32_t>(Id >> 32),
            N = static_cast<uint32_t>(Id);
-  uint32_t Word = posOf(H)[S] + Done;
+  uint32_t Word = loadWord(&posOf(H)[First], std::memory_order_relaxed) + Done;
   uint32_t *Seq = seqOf(H);
   std::atomic_thread_fence(std::memory_order_release);
-  for (uint32_t K = 0; K < N; ++K) {
-    std::atomic_ref<uint32_t>(Seq[S]).store(Word + K,
-                                            std::memory_order_relaxed);
+  uint32_t S = First;
+  for (uint32_t K = 1; K < N; ++K) {
     if (++S == Cap)
       S = 0;
+    storeWord(&Seq[S], Word + K, std::memory_order_relaxed);
   }
+  storeWord(&Seq[First], Word, std::memory_order_release);
 }
 
 } // namespace

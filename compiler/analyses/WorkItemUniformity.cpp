@@ -88,6 +88,7 @@ DenseSet<const Value *> uniformInstructions(Function &R,
             collectiveArithmetic(Kind, C, M) && M == CollMode::Reduce;
         D = !S || S->Kind != SyncCall::Collective || (S->Op & CollSubGroup) ||
             !(Kind == CollAll || Kind == CollAny || Kind == CollBroadcast ||
+              Kind == CollPipeReserveRead || Kind == CollPipeReserveWrite ||
               Reduction);
         if (!D && Kind == CollBroadcast)
           for (unsigned A = 1; A < CI->arg_size(); ++A)

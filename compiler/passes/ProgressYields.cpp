@@ -56,13 +56,15 @@ namespace {
 /// A pipe operation of the runtime (scheduler/PipeRing.h, called by
 /// builtins/pipe.cl): whether a reservation, read or write succeeds depends
 /// on the other side of the pipe, which may be a work-item of the same
-/// group.
+/// group. So does a sub-group's reservation (another sub-group may be the
+/// other side); a work-group's may not: the whole group is at the call.
 bool isPipeOperation(const Instruction &I) {
   const auto *CI = dyn_cast<CallInst>(&I);
   const Function *F = CI ? CI->getCalledFunction() : nullptr;
   return F && (F->getName() == "clcpu_pipe_reserve" ||
                F->getName() == "clcpu_pipe_read" ||
-               F->getName() == "clcpu_pipe_write");
+               F->getName() == "clcpu_pipe_write" ||
+               F->getName().contains("clcpu_sub_group_reserve_"));
 }
 
 /// True if \p V is computed from an atomic or volatile memory access: a

@@ -63,6 +63,7 @@ void storeCollectiveOperands(RegionPlan &P, SlotAliases &Aliases,
         SB.CreateMul(P.Size[0],
                      SB.CreateAdd(Arg(2), SB.CreateMul(P.Size[1], Arg(3)))));
   else if (Kind == CollBroadcast || Kind == CollRotate ||
+           Kind == CollPipeReserveRead || Kind == CollPipeReserveWrite ||
            (Kind >= CollShuffle && Kind <= CollShuffleDown) ||
            (S.What.Op & CollClustered))
     Index = Arg(1); // the source, shuffle operand or cluster size

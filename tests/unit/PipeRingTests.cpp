@@ -25,7 +25,8 @@ constexpr uint64_t NullId = CLCPU_PIPE_NULL_RESERVE_ID;
 /// A pipe's memory laid out as runtime/Mem.cpp lays it out.
 struct TestPipe {
   TestPipe(uint32_t PacketSize, uint32_t Capacity) {
-    uint64_t Offset = (CLCPU_PIPE_SEQ_OFFSET + uint64_t(Capacity) * 8 +
+    uint64_t Offset = (CLCPU_PIPE_SEQ_OFFSET +
+                       uint64_t(Capacity) * CLCPU_PIPE_WORDS_PER_PACKET_BYTES +
                        CLCPU_PIPE_DATA_ALIGN - 1) /
                       CLCPU_PIPE_DATA_ALIGN * CLCPU_PIPE_DATA_ALIGN;
     Bytes.reset(static_cast<char *>(std::aligned_alloc(
@@ -116,6 +117,34 @@ TEST_CASE("6.15.16.2: a full pipe refuses writes; runs wrap around the ring",
   // Committing an invalid id does nothing.
   clcpu_pipe_commit(P.get(), NullId, 0);
   clcpu_pipe_commit(P.get(), NullId, 1);
+}
+
+TEST_CASE("6.15.16.2: a writer's own run of a lap earlier does not vouch "
+          "for slots the readers have not committed",
+          "[pipe_ring]") {
+  // A run's first sequence word vouches for the run (the scan skips its
+  // other words) only when the run is the other side's: here slot 2 starts
+  // a writer's run of 4 and, a lap later, is free while slots 3 to 5 are
+  // still held by a reader.
+  TestPipe P(4, 8);
+  auto Write = [&](uint32_t N) {
+    uint64_t Id = clcpu_pipe_reserve(P.get(), N, 0);
+    REQUIRE(Id != NullId);
+    clcpu_pipe_commit(P.get(), Id, 0);
+  };
+  Write(2); // positions 0-1
+  Write(4); // positions 2-5: slot 2 starts the run
+  uint64_t R = clcpu_pipe_reserve(P.get(), 3, 1); // 0-2
+  REQUIRE(R != NullId);
+  clcpu_pipe_commit(P.get(), R, 1);
+  uint64_t Held = clcpu_pipe_reserve(P.get(), 3, 1); // 3-5, not committed
+  REQUIRE(Held != NullId);
+  Write(2); // positions 6-7
+  Write(2); // positions 8-9, slots 0-1
+  // Positions 10-13 are slots 2-5: slot 2 is free, 3-5 are not.
+  CHECK(clcpu_pipe_reserve(P.get(), 4, 0) == NullId);
+  clcpu_pipe_commit(P.get(), Held, 1);
+  CHECK(clcpu_pipe_reserve(P.get(), 4, 0) != NullId);
 }
 
 TEST_CASE("6.15.16.3: producers and consumers on several threads move every "

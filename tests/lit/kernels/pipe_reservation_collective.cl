@@ -1,0 +1,44 @@
+// Work-group pipe reservations (OpenCL C 3.0 6.15.16.3, builtins/pipe.cl)
+// are collectives of their own kind (compiler/Barriers.cpp, collectiveKind):
+// the runtime makes one reservation per group when the group reaches it,
+// Op CollPipeReserveWrite * 16 + CollULong = 707 for the producer,
+// CollPipeReserveRead * 16 + CollULong = 691 for the consumer
+// (compiler/WorkGroupContext.h). The work-items call no pipe function
+// between the reservation and the commit: the packet copies of the
+// work-item loop vectorize (a masked scatter into the ring, whose slots
+// wrap, and a masked gather out of it), and the commit is one call after
+// the group's barrier.
+//
+// RUN: %clcpu-opt -passes=clcpu-kernels -mtriple=x86_64-unknown-linux-gnu \
+// RUN:   -mcpu=znver4 -mattr=+avx512f,+avx2,+fma \
+// RUN:   '-cl-options=-cl-std=CL3.0 -cl-no-subgroup-ifp' %s | FileCheck %s
+
+// CHECK-LABEL: define internal fastcc void @produce.collective(
+// CHECK:       call void %{{[0-9]+}}(ptr %0, i32 707,
+// CHECK-LABEL: define void @wg_produce(
+// CHECK-NOT:   @clcpu_pipe_reserve
+// CHECK:       @llvm.masked.scatter.v16i32
+// CHECK-NOT:   @clcpu_pipe_reserve
+// CHECK:       call void @clcpu_pipe_commit(
+// CHECK-LABEL: define internal fastcc void @consume.collective(
+// CHECK:       call void %{{[0-9]+}}(ptr %0, i32 691,
+// CHECK-LABEL: define void @wg_consume(
+// CHECK-NOT:   @clcpu_pipe_reserve
+// CHECK:       @llvm.masked.gather.v16i32
+// CHECK:       call void @clcpu_pipe_commit(
+kernel void produce(global const int *restrict src, write_only pipe int p) {
+  reserve_id_t r;
+  do
+    r = work_group_reserve_write_pipe(p, get_local_size(0));
+  while (!is_valid_reserve_id(r));
+  write_pipe(p, r, get_local_id(0), &src[get_global_id(0)]);
+  work_group_commit_write_pipe(p, r);
+}
+kernel void consume(read_only pipe int p, global int *restrict dst) {
+  reserve_id_t r;
+  do
+    r = work_group_reserve_read_pipe(p, get_local_size(0));
+  while (!is_valid_reserve_id(r));
+  read_pipe(p, r, get_local_id(0), &dst[get_global_id(0)]);
+  work_group_commit_read_pipe(p, r);
+}
