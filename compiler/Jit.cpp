@@ -10,6 +10,7 @@
 #include "compiler/passes/CheckBounds.h"
 #include "compiler/passes/DeferFloatAdds.h"
 #include "scheduler/DeferredAdds.h"
+#include "scheduler/DeviceEnqueue.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
@@ -365,14 +366,21 @@ cl_int jitObject(CompiledProgram &P, orc::JITTargetMachineBuilder &JTMB,
   }
   // OpenCL C printf, not the C library's (vector specifiers, return value),
   // and the queues of deferred float adds (passes/DeferFloatAdds.cpp).
+  // Device-side enqueue's calls into the runtime (scheduler/
+  // DeviceEnqueue.h).
   const auto Fn = JITSymbolFlags::Exported | JITSymbolFlags::Callable;
-  if (Error E = (*J)->getMainJITDylib().define(orc::absoluteSymbols(
-          {{(*J)->mangleAndIntern("printf"),
-            {orc::ExecutorAddr::fromPtr(&clcpu_printf), Fn}},
-           {(*J)->mangleAndIntern(DeferredAddF32),
-            {orc::ExecutorAddr::fromPtr(&clcpu_deferred_fadd_f32), Fn}},
-           {(*J)->mangleAndIntern(DeferredAddF64),
-            {orc::ExecutorAddr::fromPtr(&clcpu_deferred_fadd_f64), Fn}}}))) {
+  orc::SymbolMap Runtime{
+      {(*J)->mangleAndIntern("printf"),
+       {orc::ExecutorAddr::fromPtr(&clcpu_printf), Fn}},
+      {(*J)->mangleAndIntern(DeferredAddF32),
+       {orc::ExecutorAddr::fromPtr(&clcpu_deferred_fadd_f32), Fn}},
+      {(*J)->mangleAndIntern(DeferredAddF64),
+       {orc::ExecutorAddr::fromPtr(&clcpu_deferred_fadd_f64), Fn}}};
+  for (const DeviceEnqueueSymbol *S = deviceEnqueueSymbols(); S->Name; ++S)
+    Runtime[(*J)->mangleAndIntern(S->Name)] = {
+        orc::ExecutorAddr::fromPtr(S->Address), Fn};
+  if (Error E = (*J)->getMainJITDylib().define(
+          orc::absoluteSymbols(std::move(Runtime)))) {
     Log += "internal error: " + toString(std::move(E)) + "\n";
     return FailCode;
   }
