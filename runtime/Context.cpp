@@ -1,5 +1,6 @@
 #include "runtime/Context.h"
 #include "runtime/Device.h"
+#include "runtime/DeviceQueue.h"
 #include "runtime/Platform.h"
 
 #include <algorithm>
@@ -110,6 +111,50 @@ cl_int Context::getInfo(cl_context_info Param, InfoOut Out) const {
   default:
     return unknownParam(Param);
   }
+}
+
+} // namespace clcpu
+
+namespace clcpu {
+
+CommandQueue *Context::defaultDeviceQueue(const Device *D) const {
+  std::lock_guard<std::mutex> G(QueueLock);
+  for (const DeviceQueues &Q : OnDevice)
+    if (Q.Dev == D)
+      return Q.Default;
+  return nullptr;
+}
+
+void Context::setDefaultDeviceQueue(const Device *D, CommandQueue *Q) {
+  std::lock_guard<std::mutex> G(QueueLock);
+  for (DeviceQueues &E : OnDevice)
+    if (E.Dev == D) {
+      E.Default = Q;
+      return;
+    }
+}
+
+bool Context::addDeviceQueue(const Device *D) {
+  std::lock_guard<std::mutex> G(QueueLock);
+  for (DeviceQueues &E : OnDevice)
+    if (E.Dev == D) {
+      if (E.Count >= MaxOnDeviceQueues)
+        return false;
+      ++E.Count;
+      return true;
+    }
+  OnDevice.push_back({D, nullptr, 1});
+  return true;
+}
+
+void Context::deviceQueueDestroyed(const Device *D, CommandQueue *Q) {
+  std::lock_guard<std::mutex> G(QueueLock);
+  for (DeviceQueues &E : OnDevice)
+    if (E.Dev == D) {
+      --E.Count;
+      if (E.Default == Q)
+        E.Default = nullptr;
+    }
 }
 
 } // namespace clcpu

@@ -39,6 +39,18 @@ public:
 
   cl_int getInfo(cl_context_info Param, InfoOut Out) const;
 
+  /// The default on-device queue of \p D (get_default_queue(),
+  /// CL_QUEUE_DEVICE_DEFAULT); null if none. Thread-safe.
+  CommandQueue *defaultDeviceQueue(const Device *D) const;
+  /// Makes \p Q (an on-device queue of \p D) the default one.
+  void setDefaultDeviceQueue(const Device *D, CommandQueue *Q);
+  /// Counts a new on-device queue of \p D; false if the device has
+  /// CL_DEVICE_MAX_ON_DEVICE_QUEUES already.
+  bool addDeviceQueue(const Device *D);
+  /// An on-device queue of \p D is destroyed: no longer counted, no longer
+  /// the default.
+  void deviceQueueDestroyed(const Device *D, CommandQueue *Q);
+
   /// Parses and checks a zero-terminated property list.
   static cl_int parseProperties(const cl_context_properties *Props,
                                 std::vector<cl_context_properties> &Out);
@@ -50,6 +62,13 @@ private:
   void *NotifyData;
   std::mutex Lock; // guards DestructorCallbacks
   std::vector<std::pair<ContextDestructorFn, void *>> DestructorCallbacks;
+  struct DeviceQueues {
+    const Device *Dev;
+    CommandQueue *Default;
+    unsigned Count;
+  };
+  mutable std::mutex QueueLock; // guards OnDevice
+  std::vector<DeviceQueues> OnDevice;
 };
 
 } // namespace clcpu

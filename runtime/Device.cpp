@@ -3,6 +3,7 @@
 #include "compiler/Spirv.h"
 #include "compiler/WorkGroupContext.h"
 #include "runtime/Config.h"
+#include "runtime/DeviceQueue.h"
 #include "runtime/Error.h"
 #include "runtime/ExtensionEnums.h"
 #include "runtime/Image.h"
@@ -508,15 +509,22 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
     return Out.value<cl_command_queue_properties>(
         CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
+  // On-device queues (runtime/DeviceQueue.h): kernels enqueue children
+  // that run on this device's workers once the parent's groups ended.
   case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
-    return Out.value<cl_command_queue_properties>(0);
+    return Out.value<cl_command_queue_properties>(
+        CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
   case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+    return Out.value<cl_uint>(DeviceQueuePreferredSize);
   case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+    return Out.value<cl_uint>(DeviceQueueMaxSize);
   case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+    return Out.value<cl_uint>(MaxOnDeviceQueues);
   case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
-    return Out.value<cl_uint>(0);
+    return Out.value<cl_uint>(MaxOnDeviceEvents);
   case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
-    return Out.value<cl_device_device_enqueue_capabilities>(0);
+    return Out.value<cl_device_device_enqueue_capabilities>(
+        CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT);
   case CL_DEVICE_NAME:
     return Out.string(Name);
   case CL_DEVICE_VENDOR:
