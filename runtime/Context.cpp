@@ -1,6 +1,5 @@
 #include "runtime/Context.h"
 #include "runtime/Device.h"
-#include "runtime/DeviceQueue.h"
 #include "runtime/Platform.h"
 
 #include <algorithm>
@@ -119,42 +118,27 @@ namespace clcpu {
 
 CommandQueue *Context::defaultDeviceQueue(const Device *D) const {
   std::lock_guard<std::mutex> G(QueueLock);
-  for (const DeviceQueues &Q : OnDevice)
-    if (Q.Dev == D)
-      return Q.Default;
+  for (const DefaultQueue &E : DefaultQueues)
+    if (E.Dev == D)
+      return E.Queue;
   return nullptr;
 }
 
 void Context::setDefaultDeviceQueue(const Device *D, CommandQueue *Q) {
   std::lock_guard<std::mutex> G(QueueLock);
-  for (DeviceQueues &E : OnDevice)
+  for (DefaultQueue &E : DefaultQueues)
     if (E.Dev == D) {
-      E.Default = Q;
+      E.Queue = Q;
       return;
     }
-}
-
-bool Context::addDeviceQueue(const Device *D) {
-  std::lock_guard<std::mutex> G(QueueLock);
-  for (DeviceQueues &E : OnDevice)
-    if (E.Dev == D) {
-      if (E.Count >= MaxOnDeviceQueues)
-        return false;
-      ++E.Count;
-      return true;
-    }
-  OnDevice.push_back({D, nullptr, 1});
-  return true;
+  DefaultQueues.push_back({D, Q});
 }
 
 void Context::deviceQueueDestroyed(const Device *D, CommandQueue *Q) {
   std::lock_guard<std::mutex> G(QueueLock);
-  for (DeviceQueues &E : OnDevice)
-    if (E.Dev == D) {
-      --E.Count;
-      if (E.Default == Q)
-        E.Default = nullptr;
-    }
+  for (DefaultQueue &E : DefaultQueues)
+    if (E.Dev == D && E.Queue == Q)
+      E.Queue = nullptr;
 }
 
 } // namespace clcpu

@@ -44,11 +44,7 @@ public:
   CommandQueue *defaultDeviceQueue(const Device *D) const;
   /// Makes \p Q (an on-device queue of \p D) the default one.
   void setDefaultDeviceQueue(const Device *D, CommandQueue *Q);
-  /// Counts a new on-device queue of \p D; false if the device has
-  /// CL_DEVICE_MAX_ON_DEVICE_QUEUES already.
-  bool addDeviceQueue(const Device *D);
-  /// An on-device queue of \p D is destroyed: no longer counted, no longer
-  /// the default.
+  /// An on-device queue of \p D is destroyed: no longer the default.
   void deviceQueueDestroyed(const Device *D, CommandQueue *Q);
 
   /// Parses and checks a zero-terminated property list.
@@ -62,13 +58,12 @@ private:
   void *NotifyData;
   std::mutex Lock; // guards DestructorCallbacks
   std::vector<std::pair<ContextDestructorFn, void *>> DestructorCallbacks;
-  struct DeviceQueues {
+  struct DefaultQueue {
     const Device *Dev;
-    CommandQueue *Default;
-    unsigned Count;
+    CommandQueue *Queue;
   };
-  mutable std::mutex QueueLock; // guards OnDevice
-  std::vector<DeviceQueues> OnDevice;
+  mutable std::mutex QueueLock; // guards DefaultQueues
+  std::vector<DefaultQueue> DefaultQueues;
 };
 
 } // namespace clcpu

@@ -63,8 +63,9 @@ struct DeviceRun::Child {
   std::vector<void *> ArgPtrs;
   std::vector<uint64_t> Extents; // bounds-check mode
   std::vector<DeviceEvent *> Waits;
-  DeviceEvent *Event = nullptr;
+  DeviceEvent *Event = nullptr; // only with event_ret
   CommandQueue *Queue = nullptr;
+  uint64_t Start = 0, End = 0; // ns
 };
 
 DeviceRun::DeviceRun(std::shared_ptr<const compiler::CompiledProgram> E,
@@ -163,17 +164,19 @@ int DeviceRun::submit(std::unique_ptr<Child> C, CommandQueue *Q,
   if (!Q->reserveDeviceCommand())
     return ClkDeviceQueueFull;
   // CLK_EVENT_ALLOCATION_FAILURE if event_ret is not NULL and an event
-  // could not be allocated.
-  C->Event = newEvent(false);
-  if (!C->Event) {
-    Q->releaseDeviceCommand();
-    return ClkEventAllocationFailure;
-  }
-  C->Queue = Q;
+  // could not be allocated. (A command nobody can name needs no event: the
+  // run tracks it in its list.)
   if (EventRet) {
+    C->Event = newEvent(false);
+    if (!C->Event) {
+      Q->releaseDeviceCommand();
+      return ClkEventAllocationFailure;
+    }
+    // One reference for event_ret, one for the command until it completes.
     C->Event->Refs.fetch_add(1, std::memory_order_relaxed);
     *EventRet = C->Event;
   }
+  C->Queue = Q;
   std::lock_guard<std::mutex> G(Lock);
   Pending.push_back(std::move(C));
   return ClkSuccess;
@@ -416,20 +419,23 @@ void DeviceRun::captureProfilingInfo(void *P, int Name, void *Value) {
 }
 
 void DeviceRun::complete(Child &C, int Status) {
-  DeviceEvent *E = C.Event;
-  if (uint64_t *P = E->Profile.load(std::memory_order_acquire)) {
-    uint64_t Times[2] = {E->End - E->Start, E->End - E->Start};
-    std::memcpy(P, Times, sizeof Times);
+  if (DeviceEvent *E = C.Event) {
+    E->Start = C.Start;
+    E->End = C.End;
+    if (uint64_t *P = E->Profile.load(std::memory_order_acquire)) {
+      uint64_t Times[2] = {E->End - E->Start, E->End - E->Start};
+      std::memcpy(P, Times, sizeof Times);
+    }
+    E->Status.store(Status, std::memory_order_release);
+    dropEvent(E); // the command's reference
   }
-  E->Status.store(Status, std::memory_order_release);
   C.Queue->releaseDeviceCommand();
   for (DeviceEvent *W : C.Waits)
     dropEvent(W);
-  dropEvent(E);
 }
 
 void DeviceRun::runChild(Child &C) {
-  C.Event->Start = nowNs();
+  C.Start = nowNs();
   int Status = CL_COMPLETE;
   for (DeviceEvent *W : C.Waits)
     if (W->Status.load(std::memory_order_acquire) < 0)
@@ -449,7 +455,7 @@ void DeviceRun::runChild(Child &C) {
       Status = CL_OUT_OF_RESOURCES;
     }
   }
-  C.Event->End = nowNs();
+  C.End = nowNs();
   if (Status != CL_COMPLETE && FirstError == CL_SUCCESS)
     FirstError = Status == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
                      ? CL_SUCCESS
@@ -493,7 +499,7 @@ cl_int DeviceRun::run(const NDRangeJob &Parent, unsigned Threads) {
     if (Stuck) {
       fail(CL_INVALID_OPERATION,
            "an enqueued block waits for events that never complete", Ctx);
-      Next->Event->Start = Next->Event->End = nowNs();
+      Next->Start = Next->End = nowNs();
       complete(*Next, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
       continue;
     }

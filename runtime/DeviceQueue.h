@@ -36,11 +36,14 @@ class Device;
 class Executor;
 struct NDRangeJob;
 
-/// The limits the device reports for on-device queues and events.
+/// The limits the device reports for on-device queues and events. An
+/// on-device queue costs only its counter, so the number of queues is not
+/// enforced: CL_DEVICE_MAX_ON_DEVICE_QUEUES is what applications may rely
+/// on. Events are a run's live clk_event_t objects.
 inline constexpr cl_uint DeviceQueuePreferredSize = 256 * 1024;
 inline constexpr cl_uint DeviceQueueMaxSize = 16 * 1024 * 1024;
 inline constexpr cl_uint MaxOnDeviceQueues = 4;
-inline constexpr cl_uint MaxOnDeviceEvents = 1024;
+inline constexpr cl_uint MaxOnDeviceEvents = 16384;
 /// Bytes of a device queue one enqueued command (kernel or marker) takes
 /// until it completes: CL_QUEUE_SIZE / this many commands fit.
 inline constexpr cl_uint DeviceCommandBytes = 128;

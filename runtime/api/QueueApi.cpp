@@ -39,16 +39,6 @@ cl_int createQueue(cl_context context, cl_device_id device,
     // clCreateCommandQueue takes no CL_QUEUE_SIZE: the preferred size.
     DeviceSize = DeviceQueuePreferredSize;
   }
-  if (Bits & CL_QUEUE_ON_DEVICE) {
-    // CL_OUT_OF_RESOURCES if the number of device queues exceeds
-    // CL_DEVICE_MAX_ON_DEVICE_QUEUES.
-    if (!C->addDeviceQueue(D))
-      return fail(CL_OUT_OF_RESOURCES,
-                  "the device has CL_DEVICE_MAX_ON_DEVICE_QUEUES (" +
-                      std::to_string(MaxOnDeviceQueues) +
-                      ") on-device queues already",
-                  C);
-  }
   auto *Q = new CommandQueue(C, D, Bits, std::move(Array), DeviceSize);
   // CL_QUEUE_ON_DEVICE_DEFAULT: "indicates that this is the default device
   // queue"; a later one replaces the earlier, as
