@@ -72,6 +72,10 @@ const NamedVersion OpenCLCVersions[] = {
     {"OpenCL C", CL_MAKE_VERSION(1, 0, 0)},
     {"OpenCL C", CL_MAKE_VERSION(1, 1, 0)},
     {"OpenCL C", CL_MAKE_VERSION(1, 2, 0)},
+    // Every OpenCL C 2.0 feature: generic address space, program-scope
+    // variables, C11 atomics, work-group collectives, pipes, device-side
+    // enqueue (CTS test_pipes and test_device_execution pass whole).
+    {"OpenCL C", CL_MAKE_VERSION(2, 0, 0)},
     {"OpenCL C", CL_MAKE_VERSION(3, 0, 0)},
 };
 
@@ -538,11 +542,13 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   case CL_DEVICE_NUMERIC_VERSION:
     return Out.value<cl_version>(CL_MAKE_VERSION(3, 0, 0));
   case CL_DEVICE_OPENCL_C_VERSION:
-    return Out.string("OpenCL C 1.2 clcpu");
+    // The highest OpenCL C 1.x or 2.x the device supports (3.0 is in
+    // CL_DEVICE_OPENCL_C_ALL_VERSIONS).
+    return Out.string("OpenCL C 2.0 clcpu");
   // cl_khr_extended_versioning: "the OpenCL C version supported by the
   // device", as CL_DEVICE_OPENCL_C_VERSION names it.
   case CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR:
-    return Out.value<cl_version_khr>(CL_MAKE_VERSION_KHR(1, 2, 0));
+    return Out.value<cl_version_khr>(CL_MAKE_VERSION_KHR(2, 0, 0));
   // cl_khr_device_uuid: the UUIDs name the device (its CPU and its CPUs, so
   // sub-devices differ) and the driver (its version); the same in every
   // process on the same machine. A LUID is a Windows adapter's: none here.

@@ -74,6 +74,20 @@ TEST_CASE("4.2 / 5.1: the device reports device-side enqueue and its limits",
   CHECK(deviceInfo<cl_uint>(D, CL_DEVICE_MAX_ON_DEVICE_EVENTS) >= 1024);
   CHECK(featureVersion(D, "__opencl_c_device_enqueue") ==
         CL_MAKE_VERSION(3, 0, 0));
+  // With pipes and device-side enqueue every OpenCL C 2.0 feature is there:
+  // the device lists OpenCL C 2.0 and names it its highest 2.x version.
+  size_t N = 0;
+  REQUIRE(clGetDeviceInfo(D, CL_DEVICE_OPENCL_C_ALL_VERSIONS, 0, nullptr, &N) ==
+          CL_SUCCESS);
+  std::vector<cl_name_version> All(N / sizeof(cl_name_version));
+  REQUIRE(clGetDeviceInfo(D, CL_DEVICE_OPENCL_C_ALL_VERSIONS, N, All.data(),
+                          nullptr) == CL_SUCCESS);
+  bool Has20 = false;
+  for (const cl_name_version &V : All)
+    Has20 |= V.version == CL_MAKE_VERSION(2, 0, 0);
+  CHECK(Has20);
+  CHECK(deviceString(D, CL_DEVICE_OPENCL_C_VERSION).rfind("OpenCL C 2.0 ", 0) ==
+        0);
 }
 
 TEST_CASE("5.1: on-device queues, CL_QUEUE_SIZE and the default device queue",
