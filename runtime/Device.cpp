@@ -610,8 +610,9 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   case CL_DEVICE_OPENCL_C_FEATURES:
     return Out.array(openclCFeatures());
   // cl_khr_command_buffer: kernels with printf run in command-buffers like
-  // anywhere (printf writes at once, compiler/Printf.cpp); there
-  // is no device-side enqueue. A replay runs the works of its enqueue
+  // anywhere (printf writes at once, compiler/Printf.cpp); device-side
+  // enqueue from a recorded kernel is not claimed (no test covers it). A
+  // replay runs the works of its enqueue
   // (updates make new ones), so any number may be pending at once
   // (simultaneous use).
   case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:

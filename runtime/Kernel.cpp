@@ -320,6 +320,28 @@ cl_int Kernel::checkArg(cl_uint Index, size_t Size, const void *Value,
     uint64_t Bits = S->kernelBits();
     auto *B = reinterpret_cast<const unsigned char *>(&Bits);
     V.Bytes.assign(B, B + sizeof Bits);
+  } else if (A.TypeName == "queue_t") {
+    // CL_INVALID_ARG_SIZE if arg_size does not match the size of the data
+    // type for an argument that is not a memory object.
+    if (Size != sizeof(cl_command_queue))
+      return fail(CL_INVALID_ARG_SIZE,
+                  "arg_size must be sizeof(cl_command_queue) for a queue_t "
+                  "argument",
+                  context());
+    // CL_INVALID_DEVICE_QUEUE for an argument declared to be of type queue_t
+    // when the specified arg_value is not a valid device queue object.
+    cl_command_queue H = nullptr;
+    if (Value)
+      std::memcpy(&H, Value, sizeof H);
+    CommandQueue *Q = CommandQueue::fromHandle(H);
+    if (!Q || !Q->onDevice() || Q->context() != context())
+      return fail(CL_INVALID_DEVICE_QUEUE,
+                  "arg_value is not an on-device queue of the kernel's "
+                  "context",
+                  context());
+    // The kernel sees the handle (runtime/DeviceQueue.h).
+    auto *B = static_cast<const unsigned char *>(Value);
+    V.Bytes.assign(B, B + Size);
   } else {
     // CL_INVALID_ARG_SIZE if arg_size does not match the size of the data
     // type for an argument that is not a memory object.

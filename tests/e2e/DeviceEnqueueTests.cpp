@@ -152,6 +152,21 @@ TEST_CASE("5.1: on-device queues, CL_QUEUE_SIZE and the default device queue",
         CL_INVALID_CONTEXT);
   CHECK(clSetDefaultDeviceCommandQueue(E.C, nullptr, Other.Q) ==
         CL_INVALID_DEVICE);
+
+  // A queue_t kernel argument takes an on-device queue of the context
+  // (5.9.2: CL_INVALID_DEVICE_QUEUE otherwise).
+  cl_kernel K =
+      E.kernel("kernel void k(queue_t q, global int *o) { o[0] = 1; }", "k",
+               "-cl-std=CL2.0");
+  CHECK(clSetKernelArg(K, 0, sizeof(cl_command_queue), &Other.Q) == CL_SUCCESS);
+  CHECK(clSetKernelArg(K, 0, sizeof(cl_command_queue), &E.Q) ==
+        CL_INVALID_DEVICE_QUEUE);
+  cl_command_queue Null = nullptr;
+  CHECK(clSetKernelArg(K, 0, sizeof(cl_command_queue), &Null) ==
+        CL_INVALID_DEVICE_QUEUE);
+  CHECK(clSetKernelArg(K, 0, sizeof(cl_command_queue), nullptr) ==
+        CL_INVALID_DEVICE_QUEUE);
+  CHECK(clSetKernelArg(K, 0, 4, &Other.Q) == CL_INVALID_ARG_SIZE);
   (void)Err;
 }
 
@@ -442,13 +457,13 @@ TEST_CASE("6.13.17.1: a full device queue gives CLK_DEVICE_QUEUE_FULL (with "
 
 namespace {
 const char *const BadInputs = R"(
-kernel void bad(queue_t q, queue_t host, global int *status,
-                global int *ran, int tries) {
+kernel void bad(queue_t q, global int *status, global int *ran, int tries) {
   ndrange_t r = ndrange_1D(8);
-  // CLK_INVALID_QUEUE: no default queue exists, and a host queue.
+  // CLK_INVALID_QUEUE: no default queue exists.
   status[0] = enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT,
                              r, ^{ ran[0] = 1; });
-  status[1] = enqueue_kernel(host, CLK_ENQUEUE_FLAGS_NO_WAIT, r,
+  // An unknown kernel_enqueue_flags_t value.
+  status[1] = enqueue_kernel(q, (kernel_enqueue_flags_t)7, r,
                              ^{ ran[0] = 1; });
   // CLK_INVALID_NDRANGE: a local size above the global one, dimension 0,
   // a global size of 0.
@@ -488,16 +503,15 @@ TEST_CASE("6.13.17.1: bad enqueue_kernel requests get the spec's errors and "
   cl_mem Ran = E.buffer(std::vector<cl_int>(1, 0));
   cl_kernel K = E.kernel(BadInputs, "bad", "-cl-std=CL2.0 -g");
   E.arg(K, 0, DQ.Q);
-  E.arg(K, 1, E.Q);
-  E.arg(K, 2, Status);
-  E.arg(K, 3, Ran);
+  E.arg(K, 1, Status);
+  E.arg(K, 2, Ran);
   cl_uint MaxEvents = deviceInfo<cl_uint>(E.D, CL_DEVICE_MAX_ON_DEVICE_EVENTS);
-  E.arg(K, 4, cl_int(MaxEvents + 16));
+  E.arg(K, 3, cl_int(MaxEvents + 16));
   size_t One = 1;
   REQUIRE(E.run(K, 1, &One, nullptr) == CL_SUCCESS);
   std::vector<cl_int> Got = E.read<cl_int>(Status, 10);
   CHECK(Got[0] == ClkInvalidQueue);
-  CHECK(Got[1] == ClkInvalidQueue);
+  CHECK(Got[1] == ClkEnqueueFailure);
   CHECK(Got[2] == ClkInvalidNDRange);
   CHECK(Got[3] == ClkInvalidNDRange);
   CHECK(Got[4] == ClkInvalidNDRange);
