@@ -126,9 +126,12 @@ DeviceEvent *DeviceRun::liveEvent(void *P) {
 }
 
 void DeviceRun::dropEvent(DeviceEvent *E) {
+  // Under the lock, as every reference change: a kernel that releases an
+  // event while another work-item waits for it (after its last release)
+  // finds it gone, never freed under its feet.
+  std::lock_guard<std::mutex> G(Lock);
   if (E->Refs.fetch_sub(1, std::memory_order_acq_rel) != 1)
     return;
-  std::lock_guard<std::mutex> G(Lock);
   Events.erase(E);
   delete E;
 }
@@ -147,6 +150,7 @@ int DeviceRun::takeWaitList(uint32_t N, void *const *List,
   for (uint32_t I = 0; I < N; ++I) {
     auto *E = static_cast<DeviceEvent *>(List[I]);
     if (!Events.count(E)) {
+      // (Only this run's events, so none of Out drops to 0 here.)
       for (DeviceEvent *T : Out)
         T->Refs.fetch_sub(1, std::memory_order_acq_rel);
       Out.clear();
@@ -383,8 +387,9 @@ void *DeviceRun::createUserEvent() { return newEvent(true); }
 void DeviceRun::setUserEventStatus(void *P, int Status) {
   // "status can be either CL_COMPLETE or a negative integer value
   // indicating an error."
-  DeviceEvent *E = liveEvent(P);
-  if (!E || !E->User || (Status != CL_COMPLETE && Status >= 0))
+  std::lock_guard<std::mutex> G(Lock);
+  auto *E = static_cast<DeviceEvent *>(P);
+  if (!Events.count(E) || !E->User || (Status != CL_COMPLETE && Status >= 0))
     return;
   int Expected = CL_SUBMITTED;
   E->Status.compare_exchange_strong(Expected, Status,
@@ -392,13 +397,21 @@ void DeviceRun::setUserEventStatus(void *P, int Status) {
 }
 
 void DeviceRun::retainEvent(void *P) {
-  if (DeviceEvent *E = liveEvent(P))
+  std::lock_guard<std::mutex> G(Lock);
+  auto *E = static_cast<DeviceEvent *>(P);
+  if (Events.count(E))
     E->Refs.fetch_add(1, std::memory_order_relaxed);
 }
 
 void DeviceRun::releaseEvent(void *P) {
-  if (DeviceEvent *E = liveEvent(P))
-    dropEvent(E);
+  // Checked and dropped under one lock: a second release of the last
+  // reference finds nothing.
+  std::lock_guard<std::mutex> G(Lock);
+  auto *E = static_cast<DeviceEvent *>(P);
+  if (!Events.count(E) || E->Refs.fetch_sub(1, std::memory_order_acq_rel) != 1)
+    return;
+  Events.erase(E);
+  delete E;
 }
 
 bool DeviceRun::isValidEvent(void *P) { return liveEvent(P) != nullptr; }
@@ -406,8 +419,11 @@ bool DeviceRun::isValidEvent(void *P) { return liveEvent(P) != nullptr; }
 void DeviceRun::captureProfilingInfo(void *P, int Name, void *Value) {
   // "event must be a valid event returned by enqueue_kernel"; the times
   // are written once the command completes.
-  DeviceEvent *E = liveEvent(P);
-  if (!E || E->User || Name != ClkProfilingCommandExecTime || !Value)
+  // Under the lock, as complete() writes the times: one of the two does.
+  std::lock_guard<std::mutex> G(Lock);
+  auto *E = static_cast<DeviceEvent *>(P);
+  if (!Events.count(E) || E->User || Name != ClkProfilingCommandExecTime ||
+      !Value)
     return;
   E->Profile.store(static_cast<uint64_t *>(Value), std::memory_order_release);
   if (E->Status.load(std::memory_order_acquire) == CL_COMPLETE) {
@@ -420,6 +436,7 @@ void DeviceRun::captureProfilingInfo(void *P, int Name, void *Value) {
 
 void DeviceRun::complete(Child &C, int Status) {
   if (DeviceEvent *E = C.Event) {
+    std::lock_guard<std::mutex> G(Lock);
     E->Start = C.Start;
     E->End = C.End;
     if (uint64_t *P = E->Profile.load(std::memory_order_acquire)) {
@@ -427,7 +444,11 @@ void DeviceRun::complete(Child &C, int Status) {
       std::memcpy(P, Times, sizeof Times);
     }
     E->Status.store(Status, std::memory_order_release);
-    dropEvent(E); // the command's reference
+    // The command's reference.
+    if (E->Refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      Events.erase(E);
+      delete E;
+    }
   }
   C.Queue->releaseDeviceCommand();
   for (DeviceEvent *W : C.Waits)
