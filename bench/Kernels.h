@@ -10,6 +10,20 @@ inline const char *const Empty = R"CLC(
 kernel void empty(void) {}
 )CLC";
 
+// enqueue_tree: each work-item of the parent enqueues one child of 64
+// work-items on the default device queue (OpenCL C 2.0 6.13.17); the
+// children write their parent's block of out.
+inline const char *const EnqueueTree = R"CLC(
+kernel void tree(global int *out, global int *status) {
+  int p = get_global_id(0);
+  status[p] = enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT,
+                             ndrange_1D(64, 64), ^{
+                               int c = get_global_id(0);
+                               out[p * 64 + c] = p + c;
+                             });
+}
+)CLC";
+
 // cmdbuf_replay: one small step of a chain of launches.
 inline const char *const CmdbufStep = R"CLC(
 kernel void increment(global uint *x) { x[get_global_id(0)] += 1; }

@@ -631,6 +631,73 @@ private:
   cl_kernel K = nullptr;
 };
 
+// enqueue_tree: one launch of a parent of Children work-items, each
+// enqueuing one child kernel of 64 work-items on the default device queue
+// (device-side enqueue, OpenCL C 2.0 6.13.17), until clFinish: the time
+// per child. Its goal: at most twice launch_batched's time per launch.
+class EnqueueTreeBench : public Bench {
+public:
+  EnqueueTreeBench(Platform &P, size_t Children)
+      : Bench(P), Children(Children) {}
+  ~EnqueueTreeBench() override {
+    if (DevQ)
+      clReleaseCommandQueue(DevQ);
+  }
+  void setUp() override {
+    cl_device_device_enqueue_capabilities Caps = 0;
+    if (clGetDeviceInfo(P.Dev, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES,
+                        sizeof Caps, &Caps, nullptr) != CL_SUCCESS ||
+        !(Caps & CL_DEVICE_QUEUE_SUPPORTED))
+      throw NotAvailable("no device-side enqueue "
+                         "(CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES)");
+    cl_uint Max = 0;
+    check(clGetDeviceInfo(P.Dev, CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE, sizeof Max,
+                          &Max, nullptr),
+          "clGetDeviceInfo");
+    cl_queue_properties Props[] = {CL_QUEUE_PROPERTIES,
+                                   CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
+                                       CL_QUEUE_ON_DEVICE |
+                                       CL_QUEUE_ON_DEVICE_DEFAULT,
+                                   CL_QUEUE_SIZE, Max, 0};
+    cl_int Err = CL_SUCCESS;
+    DevQ = clCreateCommandQueueWithProperties(P.Ctx, P.Dev, Props, &Err);
+    check(Err, "clCreateCommandQueueWithProperties(CL_QUEUE_ON_DEVICE)");
+    Out = buffer(Children * 64 * 4);
+    Status = buffer(Children * 4);
+    K = kernel(program(kernels::EnqueueTree, "-cl-std=CL2.0"), "tree");
+    args(K, Out, Status);
+  }
+  double run() override {
+    cl_int Fill = -1;
+    check(clEnqueueFillBuffer(P.Queue, Out, &Fill, 4, 0, Children * 64 * 4, 0,
+                              nullptr, nullptr),
+          "clEnqueueFillBuffer");
+    finish();
+    size_t Local = 64;
+    double T0 = nowSec();
+    launch(K, 1, &Children, &Local);
+    finish();
+    return (nowSec() - T0) / double(Children);
+  }
+  std::string verify() override {
+    std::vector<cl_int> St = read<cl_int>(Status, Children);
+    for (size_t I = 0; I < Children; ++I)
+      if (St[I] != 0)
+        return mismatch("enqueue_kernel status", I, St[I], 0);
+    std::vector<cl_int> O = read<cl_int>(Out, Children * 64);
+    for (size_t I = 0; I < O.size(); ++I)
+      if (O[I] != cl_int(I / 64 + I % 64))
+        return mismatch("out", I, O[I], cl_int(I / 64 + I % 64));
+    return "";
+  }
+
+private:
+  size_t Children;
+  cl_command_queue DevQ = nullptr;
+  cl_mem Out = nullptr, Status = nullptr;
+  cl_kernel K = nullptr;
+};
+
 // cmdbuf_replay: a command-buffer (cl_khr_command_buffer) of Count launches
 // of 1024 work-items each, replayed Replays times, timed per launch. The
 // same launches enqueued one by one (then one clFinish) are timed in setUp
@@ -2175,6 +2242,12 @@ std::vector<Spec> specs(const Sizes &S) {
                [=](Platform &P) -> B {
                  return std::make_unique<LaunchBench>(P, true, S.BatchLaunches);
                }});
+  V.push_back({"enqueue_tree", "us", 0, 1e6, false,
+               "a parent of 1024 work-items, each enqueuing a child kernel "
+               "of 64 (device-side enqueue), per child",
+               [=](Platform &P) -> B {
+                 return std::make_unique<EnqueueTreeBench>(P, 1024);
+               }});
   V.push_back(
       {"cmdbuf_replay", "us", 0, 1e6, false,
        "command-buffer of 100 kernels (1024 work-items each) replayed " +
@@ -3084,6 +3157,15 @@ int main(int Argc, char **Argv) {
         for (const Row &C : Rows)
           if (C.S->Name == "copy" && C.O[0].Status == "ok")
             Notes = "A/copy row " +
+                    fmt(value(S, median(R.O[0].Samples)) /
+                        value(*C.S, median(C.O[0].Samples))) +
+                    "x; " + Notes;
+      // enqueue_tree against launch_batched of the same run (its goal: at
+      // most 2 x per child what a host launch costs).
+      if (S.Name == "enqueue_tree" && R.O[0].Status == "ok")
+        for (const Row &C : Rows)
+          if (C.S->Name == "launch_batched" && C.O[0].Status == "ok")
+            Notes = "A/launch_batched " +
                     fmt(value(S, median(R.O[0].Samples)) /
                         value(*C.S, median(C.O[0].Samples))) +
                     "x; " + Notes;

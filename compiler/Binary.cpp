@@ -229,6 +229,8 @@ std::string serializeExecutable(const std::vector<KernelInfo> &Kernels,
     W.u32(K.UniformWorkGroupSize);
     W.u64(K.RegionScratch);
     W.str(K.Path);
+    W.u32(K.Block);
+    W.u32(K.Enqueues);
   }
   W.u64(GlobalVarSize);
   W.str(Bitcode);
@@ -264,11 +266,13 @@ bool deserializeExecutable(const std::string &Payload,
       S = V;
     }
     uint64_t Local = 0, Private = 0, Scratch = 0;
-    uint32_t ArgInfo = 0, PerWorkItem = 0, Uniform = 0;
+    uint32_t ArgInfo = 0, PerWorkItem = 0, Uniform = 0, Block = 0, Enqueues = 0;
     if (!R.str(K.Attributes) || !R.u64(Local) || !R.u32(ArgInfo) ||
         !R.u64(Private) || !R.u32(PerWorkItem) || !R.u32(Uniform) ||
-        !R.u64(Scratch) || !R.str(K.Path))
+        !R.u64(Scratch) || !R.str(K.Path) || !R.u32(Block) || !R.u32(Enqueues))
       return false;
+    K.Block = Block != 0;
+    K.Enqueues = Enqueues != 0;
     K.RegionScratch = Scratch;
     K.PerWorkItem = PerWorkItem != 0;
     K.UniformWorkGroupSize = Uniform != 0;

@@ -76,6 +76,12 @@ struct KernelInfo {
   /// The global size must be a multiple of the local size (OpenCL C 1.x, or
   /// -cl-uniform-work-group-size).
   bool UniformWorkGroupSize = true;
+  /// A block's kernel (OpenCL C 2.0 6.13.17): run only by device-side
+  /// enqueue, not one of the program's kernels for the application.
+  bool Block = false;
+  /// Calls enqueue_kernel or another device-enqueue built-in: its launches
+  /// run with a device-enqueue host (runtime/DeviceQueue.h).
+  bool Enqueues = false;
   WorkGroupFn Fn = nullptr;
   /// Built in the bounds-check mode: the descriptions of its check sites,
   /// ending with null (compiler/passes/CheckBounds.h); null otherwise.

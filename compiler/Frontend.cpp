@@ -142,6 +142,10 @@ const std::vector<std::string> &openclCFeatures() {
       // Pipes: a lock-free ring in the pipe's memory (builtins/pipe.cl,
       // builtins/PipeLayout.h), CL_DEVICE_PIPE_SUPPORT.
       "__opencl_c_pipes",
+      // Device-side enqueue: blocks become kernels of their own
+      // (passes/DeviceEnqueueCalls.cpp), run after their parent's groups by
+      // runtime/DeviceQueue.cpp; CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES.
+      "__opencl_c_device_enqueue",
   });
   return Features;
 }

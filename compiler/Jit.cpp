@@ -10,6 +10,7 @@
 #include "compiler/passes/CheckBounds.h"
 #include "compiler/passes/DeferFloatAdds.h"
 #include "scheduler/DeferredAdds.h"
+#include "scheduler/DeviceEnqueue.h"
 #include "scheduler/PipeRing.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -365,10 +366,11 @@ cl_int jitObject(CompiledProgram &P, orc::JITTargetMachineBuilder &JTMB,
     return FailCode;
   }
   // OpenCL C printf, not the C library's (vector specifiers, return value),
-  // the queues of deferred float adds (passes/DeferFloatAdds.cpp) and the
-  // pipe operations (scheduler/PipeRing.h).
+  // the queues of deferred float adds (passes/DeferFloatAdds.cpp), the
+  // pipe operations (scheduler/PipeRing.h) and device-side enqueue's calls
+  // into the runtime (scheduler/DeviceEnqueue.h).
   const auto Fn = JITSymbolFlags::Exported | JITSymbolFlags::Callable;
-  orc::SymbolMap Runtime = {
+  orc::SymbolMap Runtime{
       {(*J)->mangleAndIntern("printf"),
        {orc::ExecutorAddr::fromPtr(&clcpu_printf), Fn}},
       {(*J)->mangleAndIntern(DeferredAddF32),
@@ -378,6 +380,9 @@ cl_int jitObject(CompiledProgram &P, orc::JITTargetMachineBuilder &JTMB,
   for (const PipeRingSymbol &S : PipeRingSymbols)
     Runtime[(*J)->mangleAndIntern(S.Name)] = {
         orc::ExecutorAddr::fromPtr(S.Address), Fn};
+  for (const DeviceEnqueueSymbol *S = deviceEnqueueSymbols(); S->Name; ++S)
+    Runtime[(*J)->mangleAndIntern(S->Name)] = {
+        orc::ExecutorAddr::fromPtr(S->Address), Fn};
   if (Error E = (*J)->getMainJITDylib().define(
           orc::absoluteSymbols(std::move(Runtime)))) {
     Log += "internal error: " + toString(std::move(E)) + "\n";

@@ -4,7 +4,9 @@
 //
 //  1. OpenCL C → LLVM IR with in-process Clang        (Frontend.cpp)
 //  2. the builtin library functions it calls linked in (LinkBuiltins.cpp),
-//     calls given their ABI               (passes/BuiltinCallAbi.cpp)
+//     enqueue_kernel's calls made the runtime's
+//     (passes/DeviceEnqueueCalls.cpp), calls given their ABI
+//     (passes/BuiltinCallAbi.cpp)
 //  3. integer division made trap-free        (passes/SafeIntegerDivision.cpp)
 //  4. a closed world: every helper inlined into the kernels     (this file)
 //  5. one work-group function `wg_<K>` per kernel  (WorkGroupFunction.cpp,
@@ -27,6 +29,7 @@
 #include "compiler/passes/CheckRangeVersioning.h"
 #include "compiler/passes/ConsecutiveGathers.h"
 #include "compiler/passes/DeferFloatAdds.h"
+#include "compiler/passes/DeviceEnqueueCalls.h"
 #include "compiler/passes/GridStridePrefetch.h"
 #include "compiler/passes/GuardedLoopBound.h"
 #include "compiler/passes/InvariantDivision.h"
@@ -44,6 +47,7 @@
 #include "compiler/passes/VnniDotProduct.h"
 #include "compiler/passes/WorkGroupDebugInfo.h"
 #include "compiler/passes/WorkItemLoopCheck.h"
+#include "scheduler/DeviceEnqueue.h"
 #include "scheduler/PipeRing.h"
 
 #include <llvm/IR/DiagnosticHandler.h>
@@ -271,7 +275,8 @@ bool checkUnresolved(const Module &M, std::string &Log) {
     // Defined by the JIT (compiler/Jit.cpp).
     if (F.getName() == DeferredAddF32 || F.getName() == DeferredAddF64 ||
         any_of(PipeRingSymbols,
-               [&](const PipeRingSymbol &S) { return F.getName() == S.Name; }))
+               [&](const PipeRingSymbol &S) { return F.getName() == S.Name; }) ||
+        isDeviceEnqueueSymbol(F.getName().data(), F.getName().size()))
       continue;
     if (F.getName().starts_with("_Z")) {
       Log += "error: builtin function '" + baseName(F.getName()).str() + "' (" +
@@ -315,9 +320,12 @@ bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,
                   std::vector<KernelInfo> &Kernels, size_t &GlobalVarSize,
                   std::string &Log) {
   M.setDataLayout(TM.createDataLayout());
+  ModuleAnalysisManager NoAnalyses; // the passes here request none
   if (!linkBuiltins(M, Log))
     return false;
-  ModuleAnalysisManager NoAnalyses; // the passes here request none
+  // enqueue_kernel: calls of the runtime naming the blocks' kernels, which
+  // are compiled below like the program's (passes/DeviceEnqueueCalls.cpp).
+  DeviceEnqueueCallsPass(Opts.Debug).run(M, NoAnalyses);
   // Calls of a translated SPIR-V module pass wide vectors as values where
   // the library takes them in memory (passes/BuiltinCallAbi.cpp).
   BuiltinCallAbiPass().run(M, NoAnalyses);

@@ -21,6 +21,7 @@
 #include "compiler/analyses/SyncCalls.h"
 #include "compiler/passes/CheckBounds.h"
 #include "compiler/passes/DeferFloatAdds.h"
+#include "compiler/passes/DeviceEnqueueCalls.h"
 #include "compiler/passes/FlattenAddressSpaces.h"
 #include "compiler/passes/LowerWorkGroupSync.h"
 #include "compiler/passes/PassRegistry.h"
@@ -165,6 +166,12 @@ bool readKernelInfo(Function &F, const DataLayout &DL, KernelInfo &K,
     }
   }
   K.Attributes = Attrs;
+  K.Block = F.hasFnAttribute(BlockKernelAttr);
+  // Every helper is inlined by now: the runtime calls are the kernel's own.
+  for (const Instruction &I : instructions(F))
+    if (const auto *CI = dyn_cast<CallInst>(&I))
+      if (const Function *Callee = CI->getCalledFunction())
+        K.Enqueues |= Callee->getName().starts_with("clcpu_device_");
   // OpenCL C 1.x and -cl-uniform-work-group-size: "true"; 2.0+: "false".
   K.UniformWorkGroupSize =
       F.getFnAttribute("uniform-work-group-size").getValueAsString() != "false";

@@ -1,6 +1,7 @@
 #include "runtime/CommandQueue.h"
 #include "runtime/Context.h"
 #include "runtime/Device.h"
+#include "runtime/DeviceQueue.h"
 #include "runtime/Event.h"
 #include "scheduler/Executor.h"
 
@@ -10,16 +11,34 @@ namespace clcpu {
 
 CommandQueue::CommandQueue(Context *C, Device *D,
                            cl_command_queue_properties Props,
-                           std::vector<cl_queue_properties> PropArray)
+                           std::vector<cl_queue_properties> PropArray,
+                           cl_uint DeviceSize)
     : Ctx(C), Dev(D), Props(Props), PropArray(std::move(PropArray)),
-      Exec(&D->executor()) {
+      Exec(&D->executor()), DeviceSize(DeviceSize) {
   Ctx->retainInternal();
   Dev->retainInternal();
 }
 
 CommandQueue::~CommandQueue() {
+  if (onDevice())
+    Ctx->deviceQueueDestroyed(Dev, this);
   Dev->releaseInternal();
   Ctx->releaseInternal();
+}
+
+bool CommandQueue::reserveDeviceCommand() {
+  cl_uint Capacity = DeviceSize / DeviceCommandBytes;
+  cl_uint N = DeviceCommands.load(std::memory_order_relaxed);
+  do {
+    if (N >= Capacity)
+      return false;
+  } while (!DeviceCommands.compare_exchange_weak(N, N + 1,
+                                                 std::memory_order_relaxed));
+  return true;
+}
+
+void CommandQueue::releaseDeviceCommand() {
+  DeviceCommands.fetch_sub(1, std::memory_order_relaxed);
 }
 
 cl_int CommandQueue::checkWaitList(cl_uint NumEvents, const cl_event *WaitList,
@@ -200,23 +219,29 @@ cl_int CommandQueue::checkPropertyBits(cl_command_queue_properties Bits,
     return fail(CL_INVALID_VALUE,
                 "unknown bits in CL_QUEUE_PROPERTIES: " + std::to_string(Bits),
                 C);
+  // CL_QUEUE_ON_DEVICE_DEFAULT: "This can only be used with
+  // CL_QUEUE_ON_DEVICE."
   if ((Bits & CL_QUEUE_ON_DEVICE_DEFAULT) && !(Bits & CL_QUEUE_ON_DEVICE))
     return fail(CL_INVALID_VALUE,
                 "CL_QUEUE_ON_DEVICE_DEFAULT without CL_QUEUE_ON_DEVICE", C);
-  // CL_INVALID_QUEUE_PROPERTIES if values specified in properties are valid
-  // but are not supported by the device.
-  if (Bits & CL_QUEUE_ON_DEVICE)
-    return fail(CL_INVALID_QUEUE_PROPERTIES,
-                "on-device queues are not supported", C);
+  // CL_QUEUE_ON_DEVICE: "If CL_QUEUE_ON_DEVICE is set,
+  // CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE must also be set."
+  if ((Bits & CL_QUEUE_ON_DEVICE) &&
+      !(Bits & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
+    return fail(CL_INVALID_VALUE,
+                "CL_QUEUE_ON_DEVICE without "
+                "CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE",
+                C);
   return CL_SUCCESS;
 }
 
 cl_int CommandQueue::parseProperties(const cl_queue_properties *List,
                                      cl_command_queue_properties &Bits,
                                      std::vector<cl_queue_properties> &Array,
-                                     Context *C) {
+                                     Context *C, cl_uint *DeviceSize) {
   Bits = 0;
   Array.clear();
+  cl_queue_properties Size = 0;
   if (!List)
     return CL_SUCCESS;
   bool SeenProps = false, SeenSize = false, SeenPriority = false,
@@ -255,6 +280,7 @@ cl_int CommandQueue::parseProperties(const cl_queue_properties *List,
       if (SeenSize)
         return fail(CL_INVALID_VALUE, "CL_QUEUE_SIZE given twice", C);
       SeenSize = true;
+      Size = Value;
       break;
     // The THROTTLE values equal the PRIORITY ones (1, 2, 4).
     case CL_QUEUE_PRIORITY_KHR:
@@ -276,11 +302,21 @@ cl_int CommandQueue::parseProperties(const cl_queue_properties *List,
   Array.push_back(0);
   if (cl_int Err = checkPropertyBits(Bits, C))
     return Err;
-  // CL_QUEUE_SIZE "can only be specified if CL_QUEUE_ON_DEVICE is set";
-  // this device has no on-device queues.
-  if (SeenSize)
+  // CL_QUEUE_SIZE "can only be specified if CL_QUEUE_ON_DEVICE is set".
+  if (SeenSize && !(Bits & CL_QUEUE_ON_DEVICE))
     return fail(CL_INVALID_VALUE,
                 "CL_QUEUE_SIZE given for a host command-queue", C);
+  // CL_QUEUE_SIZE: "must be a value <= CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE".
+  if (SeenSize && (Size == 0 || Size > DeviceQueueMaxSize))
+    return fail(CL_INVALID_VALUE,
+                "CL_QUEUE_SIZE " + std::to_string(Size) +
+                    " is 0 or above CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE",
+                C);
+  if (DeviceSize)
+    *DeviceSize =
+        (Bits & CL_QUEUE_ON_DEVICE)
+            ? (SeenSize ? static_cast<cl_uint>(Size) : DeviceQueuePreferredSize)
+            : 0;
   return CL_SUCCESS;
 }
 
@@ -301,11 +337,15 @@ cl_int CommandQueue::getInfo(cl_command_queue_info Param, InfoOut Out) const {
   case CL_QUEUE_SIZE:
     // CL_INVALID_COMMAND_QUEUE "if command_queue is not a valid command-queue
     // for param_name": CL_QUEUE_SIZE is only valid for on-device queues.
-    return fail(CL_INVALID_COMMAND_QUEUE,
-                "CL_QUEUE_SIZE of a host command-queue", Ctx);
-  case CL_QUEUE_DEVICE_DEFAULT:
-    // No on-device queues: there is no default device queue.
-    return Out.value<cl_command_queue>(nullptr);
+    if (!onDevice())
+      return fail(CL_INVALID_COMMAND_QUEUE,
+                  "CL_QUEUE_SIZE of a host command-queue", Ctx);
+    return Out.value<cl_uint>(DeviceSize);
+  case CL_QUEUE_DEVICE_DEFAULT: {
+    // "Return the current default command queue for the underlying device."
+    CommandQueue *Q = Ctx->defaultDeviceQueue(Dev);
+    return Out.value<cl_command_queue>(Q ? Q->handle() : nullptr);
+  }
   default:
     return unknownParam(Param, Ctx);
   }

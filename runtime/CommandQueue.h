@@ -4,6 +4,7 @@
 #include "runtime/Info.h"
 #include "runtime/Object.h"
 
+#include <atomic>
 #include <functional>
 #include <mutex>
 #include <span>
@@ -27,8 +28,10 @@ class Executor;
 class CommandQueue
     : public Object<CommandQueue, _cl_command_queue, ObjectKind::Queue> {
 public:
+  /// \p DeviceSize: CL_QUEUE_SIZE of an on-device queue (0 otherwise).
   CommandQueue(Context *C, Device *D, cl_command_queue_properties Props,
-               std::vector<cl_queue_properties> PropArray);
+               std::vector<cl_queue_properties> PropArray,
+               cl_uint DeviceSize = 0);
   ~CommandQueue() override;
 
   Context *context() const { return Ctx; }
@@ -38,6 +41,16 @@ public:
     return Props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
   }
   Executor &executor() const { return *Exec; }
+  /// An on-device queue (CL_QUEUE_ON_DEVICE): kernels enqueue into it
+  /// (runtime/DeviceQueue.h); the host enqueues nothing.
+  bool onDevice() const { return Props & CL_QUEUE_ON_DEVICE; }
+  /// CL_QUEUE_SIZE of an on-device queue, in bytes.
+  cl_uint deviceQueueSize() const { return DeviceSize; }
+  /// Takes room for one device-enqueued command; false if the queue is full
+  /// (DeviceCommandBytes each). Thread-safe.
+  bool reserveDeviceCommand();
+  /// Gives back the room of a completed device-enqueued command.
+  void releaseDeviceCommand();
 
   /// Validates the wait list (spec errors, logged via fail with the
   /// context), creates the command's event, and schedules Work to run on a
@@ -79,7 +92,7 @@ public:
   static cl_int parseProperties(const cl_queue_properties *List,
                                 cl_command_queue_properties &Bits,
                                 std::vector<cl_queue_properties> &Array,
-                                Context *C);
+                                Context *C, cl_uint *DeviceSize = nullptr);
   /// Checks a properties bit-field against what \p D supports.
   static cl_int checkPropertyBits(cl_command_queue_properties Bits, Context *C);
 
@@ -94,6 +107,8 @@ private:
   cl_command_queue_properties Props;
   std::vector<cl_queue_properties> PropArray;
   Executor *Exec;
+  cl_uint DeviceSize = 0;
+  std::atomic<cl_uint> DeviceCommands{0}; // device-enqueued, not complete
 
   std::mutex Lock;
   // Out-of-order queues: unfinished commands, oldest first, each

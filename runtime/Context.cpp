@@ -113,3 +113,32 @@ cl_int Context::getInfo(cl_context_info Param, InfoOut Out) const {
 }
 
 } // namespace clcpu
+
+namespace clcpu {
+
+CommandQueue *Context::defaultDeviceQueue(const Device *D) const {
+  std::lock_guard<std::mutex> G(QueueLock);
+  for (const DefaultQueue &E : DefaultQueues)
+    if (E.Dev == D)
+      return E.Queue;
+  return nullptr;
+}
+
+void Context::setDefaultDeviceQueue(const Device *D, CommandQueue *Q) {
+  std::lock_guard<std::mutex> G(QueueLock);
+  for (DefaultQueue &E : DefaultQueues)
+    if (E.Dev == D) {
+      E.Queue = Q;
+      return;
+    }
+  DefaultQueues.push_back({D, Q});
+}
+
+void Context::deviceQueueDestroyed(const Device *D, CommandQueue *Q) {
+  std::lock_guard<std::mutex> G(QueueLock);
+  for (DefaultQueue &E : DefaultQueues)
+    if (E.Dev == D && E.Queue == Q)
+      E.Queue = nullptr;
+}
+
+} // namespace clcpu

@@ -39,6 +39,14 @@ public:
 
   cl_int getInfo(cl_context_info Param, InfoOut Out) const;
 
+  /// The default on-device queue of \p D (get_default_queue(),
+  /// CL_QUEUE_DEVICE_DEFAULT); null if none. Thread-safe.
+  CommandQueue *defaultDeviceQueue(const Device *D) const;
+  /// Makes \p Q (an on-device queue of \p D) the default one.
+  void setDefaultDeviceQueue(const Device *D, CommandQueue *Q);
+  /// An on-device queue of \p D is destroyed: no longer the default.
+  void deviceQueueDestroyed(const Device *D, CommandQueue *Q);
+
   /// Parses and checks a zero-terminated property list.
   static cl_int parseProperties(const cl_context_properties *Props,
                                 std::vector<cl_context_properties> &Out);
@@ -50,6 +58,12 @@ private:
   void *NotifyData;
   std::mutex Lock; // guards DestructorCallbacks
   std::vector<std::pair<ContextDestructorFn, void *>> DestructorCallbacks;
+  struct DefaultQueue {
+    const Device *Dev;
+    CommandQueue *Queue;
+  };
+  mutable std::mutex QueueLock; // guards DefaultQueues
+  std::vector<DefaultQueue> DefaultQueues;
 };
 
 } // namespace clcpu

@@ -3,6 +3,7 @@
 #include "compiler/Spirv.h"
 #include "compiler/WorkGroupContext.h"
 #include "runtime/Config.h"
+#include "runtime/DeviceQueue.h"
 #include "runtime/Error.h"
 #include "runtime/ExtensionEnums.h"
 #include "runtime/Image.h"
@@ -71,6 +72,10 @@ const NamedVersion OpenCLCVersions[] = {
     {"OpenCL C", CL_MAKE_VERSION(1, 0, 0)},
     {"OpenCL C", CL_MAKE_VERSION(1, 1, 0)},
     {"OpenCL C", CL_MAKE_VERSION(1, 2, 0)},
+    // Every OpenCL C 2.0 feature: generic address space, program-scope
+    // variables, C11 atomics, work-group collectives, pipes, device-side
+    // enqueue (CTS test_pipes and test_device_execution pass whole).
+    {"OpenCL C", CL_MAKE_VERSION(2, 0, 0)},
     {"OpenCL C", CL_MAKE_VERSION(3, 0, 0)},
 };
 
@@ -508,15 +513,22 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
     return Out.value<cl_command_queue_properties>(
         CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
+  // On-device queues (runtime/DeviceQueue.h): kernels enqueue children
+  // that run on this device's workers once the parent's groups ended.
   case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
-    return Out.value<cl_command_queue_properties>(0);
+    return Out.value<cl_command_queue_properties>(
+        CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
   case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+    return Out.value<cl_uint>(DeviceQueuePreferredSize);
   case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+    return Out.value<cl_uint>(DeviceQueueMaxSize);
   case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+    return Out.value<cl_uint>(MaxOnDeviceQueues);
   case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
-    return Out.value<cl_uint>(0);
+    return Out.value<cl_uint>(MaxOnDeviceEvents);
   case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
-    return Out.value<cl_device_device_enqueue_capabilities>(0);
+    return Out.value<cl_device_device_enqueue_capabilities>(
+        CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT);
   case CL_DEVICE_NAME:
     return Out.string(Name);
   case CL_DEVICE_VENDOR:
@@ -530,11 +542,13 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   case CL_DEVICE_NUMERIC_VERSION:
     return Out.value<cl_version>(CL_MAKE_VERSION(3, 0, 0));
   case CL_DEVICE_OPENCL_C_VERSION:
-    return Out.string("OpenCL C 1.2 clcpu");
+    // The highest OpenCL C 1.x or 2.x the device supports (3.0 is in
+    // CL_DEVICE_OPENCL_C_ALL_VERSIONS).
+    return Out.string("OpenCL C 2.0 clcpu");
   // cl_khr_extended_versioning: "the OpenCL C version supported by the
   // device", as CL_DEVICE_OPENCL_C_VERSION names it.
   case CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR:
-    return Out.value<cl_version_khr>(CL_MAKE_VERSION_KHR(1, 2, 0));
+    return Out.value<cl_version_khr>(CL_MAKE_VERSION_KHR(2, 0, 0));
   // cl_khr_device_uuid: the UUIDs name the device (its CPU and its CPUs, so
   // sub-devices differ) and the driver (its version); the same in every
   // process on the same machine. A LUID is a Windows adapter's: none here.
@@ -596,8 +610,9 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   case CL_DEVICE_OPENCL_C_FEATURES:
     return Out.array(openclCFeatures());
   // cl_khr_command_buffer: kernels with printf run in command-buffers like
-  // anywhere (printf writes at once, compiler/Printf.cpp); there
-  // is no device-side enqueue. A replay runs the works of its enqueue
+  // anywhere (printf writes at once, compiler/Printf.cpp); device-side
+  // enqueue from a recorded kernel is not claimed (no test covers it). A
+  // replay runs the works of its enqueue
   // (updates make new ones), so any number may be pending at once
   // (simultaneous use).
   case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:

@@ -3,6 +3,7 @@
 #include "runtime/CommandQueue.h"
 #include "runtime/Context.h"
 #include "runtime/Device.h"
+#include "runtime/DeviceQueue.h"
 #include "runtime/Image.h"
 #include "runtime/Program.h"
 #include "runtime/Sampler.h"
@@ -72,6 +73,7 @@ struct LaunchWork : CommandMemory {
 struct KernelLaunch {
   std::shared_ptr<const compiler::CompiledProgram> Exe; // keeps the code
   Executor *Exec = nullptr;
+  Device *Dev = nullptr;
   NDRangeJob Job;
   template <typename T> using Vector = std::vector<T, CommandAllocator<T>>;
   AlignedBlock Storage;        // one ArgAlign slot per argument
@@ -137,6 +139,12 @@ cl_int runLaunch(const KernelLaunch &L) {
   // memory is per thread, __local arguments included. On one thread they
   // run in increasing order as they would on more, so every launch still
   // makes progress.
+  if (L.Info->Enqueues) {
+    // A kernel that enqueues: its children run after its groups, before
+    // its command completes (runtime/DeviceQueue.h).
+    DeviceRun Run(L.Exe, L.Ctx, L.Dev, L.Exec);
+    return Run.run(L.Job, Solo ? 1 : L.Exec->threads());
+  }
   CheckFailure Failure;
   runNDRange(L.Exec->arena(), Solo ? 1 : L.Exec->threads(), L.Job,
              &L.Exec->helperPark(), &Failure);
@@ -312,6 +320,28 @@ cl_int Kernel::checkArg(cl_uint Index, size_t Size, const void *Value,
     uint64_t Bits = S->kernelBits();
     auto *B = reinterpret_cast<const unsigned char *>(&Bits);
     V.Bytes.assign(B, B + sizeof Bits);
+  } else if (A.TypeName == "queue_t") {
+    // CL_INVALID_ARG_SIZE if arg_size does not match the size of the data
+    // type for an argument that is not a memory object.
+    if (Size != sizeof(cl_command_queue))
+      return fail(CL_INVALID_ARG_SIZE,
+                  "arg_size must be sizeof(cl_command_queue) for a queue_t "
+                  "argument",
+                  context());
+    // CL_INVALID_DEVICE_QUEUE for an argument declared to be of type queue_t
+    // when the specified arg_value is not a valid device queue object.
+    cl_command_queue H = nullptr;
+    if (Value)
+      std::memcpy(&H, Value, sizeof H);
+    CommandQueue *Q = CommandQueue::fromHandle(H);
+    if (!Q || !Q->onDevice() || Q->context() != context())
+      return fail(CL_INVALID_DEVICE_QUEUE,
+                  "arg_value is not an on-device queue of the kernel's "
+                  "context",
+                  context());
+    // The kernel sees the handle (runtime/DeviceQueue.h).
+    auto *B = static_cast<const unsigned char *>(Value);
+    V.Bytes.assign(B, B + Size);
   } else {
     // CL_INVALID_ARG_SIZE if arg_size does not match the size of the data
     // type for an argument that is not a memory object.
@@ -449,12 +479,17 @@ Kernel::ArgState Kernel::argState() const {
 }
 
 size_t Kernel::maxWorkGroupSize(const Device *D) const {
+  return maxWorkGroupSizeOf(Info, D);
+}
+
+size_t maxWorkGroupSizeOf(const compiler::KernelInfo &Info, const Device *D) {
   size_t Max = 0;
   D->getInfo(CL_DEVICE_MAX_WORK_GROUP_SIZE, InfoOut(sizeof Max, &Max, nullptr));
   // A work-group with barriers needs a fiber stack per work-item: kernels
   // with large private arrays get smaller groups (scheduler/Fiber.h).
+  size_t Frame = std::max(Info.StackFrameSize, Info.PrivateMemSize);
   if (Info.PerWorkItem)
-    Max = std::min(Max, maxFibersPerGroup(fiberStackSize(stackFrame())));
+    Max = std::min(Max, maxFibersPerGroup(fiberStackSize(Frame)));
   // Barrier regions: the scratch of one group (values live across barriers)
   // stays within MaxRegionGroupScratch per thread.
   if (Info.RegionScratch)
@@ -507,6 +542,7 @@ cl_int Kernel::prepareWith(CommandQueue *Q, const LaunchDescription &R,
   auto L = std::allocate_shared<KernelLaunch>(CommandAllocator<KernelLaunch>());
   L->Exe = Exe;
   L->Exec = &Q->executor();
+  L->Dev = Q->device();
   NDRangeJob &J = L->Job;
   J.Fn = Info.Fn;
   J.Name = Info.Name.c_str(); // Info lives in Exe, which the launch holds

@@ -24,8 +24,11 @@ class CommandQueue;
 /// Immutable once made, so a command-buffer runs it at every replay, also
 /// from several replays at once.
 struct KernelLaunch;
-/// Runs every work-group of \p L and returns when all have finished.
+/// Runs every work-group of \p L and returns when all have finished (and,
+/// for a kernel that enqueues, every child it enqueued).
 cl_int runLaunch(const KernelLaunch &L);
+/// Largest work-group kernel \p Info runs with on \p D.
+size_t maxWorkGroupSizeOf(const compiler::KernelInfo &Info, const Device *D);
 
 /// A kernel of a built program plus its argument values. Holds a driver
 /// reference on its program (and through it on the JIT'd code). Thread-safe:

@@ -430,11 +430,17 @@ cl_int Program::getInfo(cl_program_info Param, InfoOut Out) const {
     if (!E)
       return fail(CL_INVALID_PROGRAM_EXECUTABLE,
                   "the program has no successfully built executable", Ctx);
-    if (Param == CL_PROGRAM_NUM_KERNELS)
-      return Out.value<size_t>(E->Kernels.size());
+    // The kernels of enqueued blocks are the runtime's, not the
+    // application's.
+    size_t Count = 0;
     std::string Names;
     for (const auto &K : E->Kernels)
-      Names += (Names.empty() ? "" : ";") + K.Name;
+      if (!K.Block) {
+        ++Count;
+        Names += (Names.empty() ? "" : ";") + K.Name;
+      }
+    if (Param == CL_PROGRAM_NUM_KERNELS)
+      return Out.value<size_t>(Count);
     return Out.string(Names);
   }
   case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:

@@ -183,6 +183,7 @@ struct Participant {
     // the thread running the groups: this one.
     std::tie(C.PrivateLo, C.PrivateHi) = threadStack();
     RunningKernel Running(J.Name, C.GroupId, J.FaultNotify, J.FaultNotifyData);
+    DeviceEnqueueScope Enqueue(J.Enqueue);
     // A frame larger than what is left of this thread's stack (a TBB
     // worker's 4 MiB, an application thread's) runs on a larger stack.
     char Here;

@@ -8,6 +8,7 @@
 // argument, each 128-byte aligned) that the groups it runs reuse.
 
 #include "compiler/WorkGroupContext.h"
+#include "scheduler/DeviceEnqueue.h"
 #include "scheduler/StackGuard.h"
 
 #include <oneapi/tbb/task_arena.h>
@@ -69,6 +70,10 @@ struct NDRangeJob {
   /// Told of a hardware fault in the kernel (scheduler/StackGuard.h).
   FaultNotifyFn FaultNotify = nullptr;
   void *FaultNotifyData = nullptr;
+  /// The kernel enqueues (OpenCL C 2.0 6.13.17): where its device-enqueue
+  /// calls go, current on every thread while it runs groups of this launch
+  /// (scheduler/DeviceEnqueue.h). Null for other kernels.
+  DeviceEnqueueHost *Enqueue = nullptr;
 
   /// Bytes of local memory one work-group needs (each block aligned).
   size_t localMemBytes() const;

@@ -14,6 +14,7 @@
 #include "compiler/passes/CheckRangeVersioning.h"
 #include "compiler/passes/ConsecutiveGathers.h"
 #include "compiler/passes/DeferFloatAdds.h"
+#include "compiler/passes/DeviceEnqueueCalls.h"
 #include "compiler/passes/FlattenAddressSpaces.h"
 #include "compiler/passes/GridStridePrefetch.h"
 #include "compiler/passes/GuardedLoopBound.h"

@@ -20,10 +20,9 @@ struct HandleCheck {
   const char *Reason;
 };
 
-/// CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
-/// command-queue. (clRetainCommandQueue, clReleaseCommandQueue and
-/// clGetCommandQueueInfo say "a valid command-queue": every queue is a host
-/// command-queue, on-device queues are not supported.)
+/// CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command-queue
+/// (clRetainCommandQueue, clReleaseCommandQueue, clGetCommandQueueInfo:
+/// host and on-device queues alike; checkQueue adds "host").
 inline constexpr HandleCheck QueueCheck{
     CL_INVALID_COMMAND_QUEUE, "command_queue",
     "command_queue is not a valid command-queue"};
@@ -37,9 +36,18 @@ cl_int checkHandle(typename T::Handle H, const HandleCheck &Check, T *&O) {
   return CL_SUCCESS;
 }
 
-/// The command_queue check of the entry points.
+/// The command_queue check of the entry points that enqueue, flush or
+/// finish: CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
+/// command-queue (an on-device queue takes only kernels' enqueues).
 inline cl_int checkQueue(cl_command_queue H, CommandQueue *&Q) {
-  return checkHandle(H, QueueCheck, Q);
+  if (cl_int Err = checkHandle(H, QueueCheck, Q))
+    return Err;
+  if (Q->onDevice())
+    return fail(CL_INVALID_COMMAND_QUEUE,
+                "command_queue is an on-device queue, not a host "
+                "command-queue",
+                Q->context());
+  return CL_SUCCESS;
 }
 
 /// apiCall for an entry point whose first check is its handle argument \p H:
@@ -58,7 +66,12 @@ cl_int objectCall(const char *Name, typename T::Handle H,
 /// objectCall for an entry point whose first check is its command_queue.
 template <typename Fn>
 cl_int queueCall(const char *Name, cl_command_queue H, Fn &&Body) noexcept {
-  return objectCall<CommandQueue>(Name, H, QueueCheck, Body);
+  return apiCall(Name, [&]() -> cl_int {
+    CommandQueue *Q;
+    if (cl_int Err = checkQueue(H, Q))
+      return Err;
+    return Body(Q);
+  });
 }
 
 /// clRetain* (the entry point \p Name): one more application reference on

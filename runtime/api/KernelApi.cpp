@@ -53,7 +53,7 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program,
     if (!kernel_name)
       return fail(CL_INVALID_VALUE, "kernel_name is NULL", P->context());
     for (const compiler::KernelInfo &K : Exe->Kernels)
-      if (K.Name == kernel_name) {
+      if (K.Name == kernel_name && !K.Block) {
         Out = (new Kernel(P, Exe, K))->handle();
         return CL_SUCCESS;
       }
@@ -72,7 +72,12 @@ clCreateKernelsInProgram(cl_program program, cl_uint num_kernels,
     std::shared_ptr<const compiler::CompiledProgram> Exe;
     if (cl_int Err = builtProgram(program, P, Exe))
       return Err;
-    cl_uint N = static_cast<cl_uint>(Exe->Kernels.size());
+    // The kernels of enqueued blocks are the runtime's (KernelInfo::Block).
+    std::vector<const compiler::KernelInfo *> Own;
+    for (const compiler::KernelInfo &K : Exe->Kernels)
+      if (!K.Block)
+        Own.push_back(&K);
+    cl_uint N = static_cast<cl_uint>(Own.size());
     // CL_INVALID_VALUE if kernels is not NULL and num_kernels is less than
     // the number of kernels in program.
     if (kernels && num_kernels < N)
@@ -82,7 +87,7 @@ clCreateKernelsInProgram(cl_program program, cl_uint num_kernels,
                   P->context());
     if (kernels)
       for (cl_uint I = 0; I < N; ++I)
-        kernels[I] = (new Kernel(P, Exe, Exe->Kernels[I]))->handle();
+        kernels[I] = (new Kernel(P, Exe, *Own[I]))->handle();
     if (num_kernels_ret)
       *num_kernels_ret = N;
     return CL_SUCCESS;

@@ -6,6 +6,7 @@
 #include "runtime/CommandQueue.h"
 #include "runtime/Context.h"
 #include "runtime/Device.h"
+#include "runtime/DeviceQueue.h"
 #include "runtime/Event.h"
 #include "runtime/api/HandleCheck.h"
 
@@ -27,13 +28,23 @@ cl_int createQueue(cl_context context, cl_device_id device,
     return fail(CL_INVALID_DEVICE, "device is not a valid device", C);
   if (!C->hasDevice(D))
     return fail(CL_INVALID_DEVICE, "device is not associated with context", C);
+  cl_uint DeviceSize = 0;
   if (FromList) {
-    if (cl_int Err = CommandQueue::parseProperties(List, Bits, Array, C))
+    if (cl_int Err =
+            CommandQueue::parseProperties(List, Bits, Array, C, &DeviceSize))
       return Err;
   } else if (cl_int Err = CommandQueue::checkPropertyBits(Bits, C)) {
     return Err;
+  } else if (Bits & CL_QUEUE_ON_DEVICE) {
+    // clCreateCommandQueue takes no CL_QUEUE_SIZE: the preferred size.
+    DeviceSize = DeviceQueuePreferredSize;
   }
-  auto *Q = new CommandQueue(C, D, Bits, std::move(Array));
+  auto *Q = new CommandQueue(C, D, Bits, std::move(Array), DeviceSize);
+  // CL_QUEUE_ON_DEVICE_DEFAULT: "indicates that this is the default device
+  // queue"; a later one replaces the earlier, as
+  // clSetDefaultDeviceCommandQueue does.
+  if (Bits & CL_QUEUE_ON_DEVICE_DEFAULT)
+    C->setDefaultDeviceQueue(D, Q);
   Out = Q->handle();
   return CL_SUCCESS;
 }
@@ -81,9 +92,14 @@ CL_API_ENTRY cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(
     if (!D || !C->hasDevice(D))
       return fail(CL_INVALID_DEVICE, "device is not a valid device of context",
                   C);
-    // CL_INVALID_OPERATION if device does not support a replaceable default
-    // on-device queue.
-    return fail(CL_INVALID_OPERATION, "on-device queues are not supported", C);
+    // CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command-queue
+    // for device.
+    CommandQueue *Q = CommandQueue::fromHandle(command_queue);
+    if (!Q || Q->device() != D || Q->context() != C || !Q->onDevice())
+      return fail(CL_INVALID_COMMAND_QUEUE,
+                  "command_queue is not an on-device queue of device", C);
+    C->setDefaultDeviceQueue(D, Q);
+    return CL_SUCCESS;
   });
 }
 
@@ -101,10 +117,12 @@ clReleaseCommandQueue(cl_command_queue command_queue) {
 CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(
     cl_command_queue command_queue, cl_command_queue_info param_name,
     size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  return queueCall(__func__, command_queue, [&](CommandQueue *Q) {
-    return Q->getInfo(param_name, InfoOut(param_value_size, param_value,
-                                          param_value_size_ret));
-  });
+  // Host and on-device queues alike.
+  return objectCall<CommandQueue>(
+      __func__, command_queue, QueueCheck, [&](CommandQueue *Q) {
+        return Q->getInfo(param_name, InfoOut(param_value_size, param_value,
+                                              param_value_size_ret));
+      });
 }
 
 // Deprecated since OpenCL 1.1. "clSetCommandQueueProperty may
