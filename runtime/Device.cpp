@@ -25,6 +25,12 @@ const std::vector<NamedVersion> DeviceExtensions = {
   {#Name, CL_MAKE_VERSION(Major, Minor, Patch)},
 #include "compiler/Extensions.def"
 };
+/// The extensions reported with image support (CLCPU_IMAGES).
+const std::vector<NamedVersion> ImageExtensions = {
+#define CLCPU_IMAGE_EXTENSION(Name, Major, Minor, Patch)                       \
+  {#Name, CL_MAKE_VERSION(Major, Minor, Patch)},
+#include "compiler/Extensions.def"
+};
 
 /// The last minor version of SPIR-V 1.x that IL programs may have.
 cl_uint spirvMaxMinor() { return (compiler::MaxSpirvVersion >> 8) & 0xff; }
@@ -41,6 +47,8 @@ std::vector<NamedVersion> reportedExtensions(bool IlPrograms) {
   for (const NamedVersion &E : DeviceExtensions)
     if (IlPrograms || std::strcmp(E.Name, "cl_khr_il_program") != 0)
       V.push_back(E);
+  if (config().Images)
+    V.insert(V.end(), ImageExtensions.begin(), ImageExtensions.end());
   return V;
 }
 

@@ -282,6 +282,14 @@ cl_int Kernel::checkArg(cl_uint Index, size_t Size, const void *Value,
       if (!A.isImage() && M->isImage())
         return fail(CL_INVALID_MEM_OBJECT,
                     "arg_value is an image, not a buffer object", context());
+      // (The same sentence: an image argument takes an image of its type,
+      // CL_DEPTH for a depth image; the builtins index the image by the
+      // argument's type.)
+      if (A.isImage() && !imageFitsArgType(*M->image(), A.TypeName))
+        return fail(CL_INVALID_MEM_OBJECT,
+                    "argument " + std::to_string(Index) + " (" + A.TypeName +
+                        ") needs an image of that type, arg_value is another",
+                    context());
       // (The same sentence: a buffer argument takes a buffer.)
       if (M->isPipe())
         return fail(CL_INVALID_MEM_OBJECT,
