@@ -43,18 +43,7 @@ struct ArgInfo {
   }
   /// An image (image2d_t, ...: a __global pointer to the image's
   /// DeviceImage, runtime/Image.h) or a sampler (sampler_t: its bits).
-  /// The OpenCL C image types by name: a pointer to a struct named
-  /// image_something is a buffer.
-  bool isImage() const {
-    for (const char *T :
-         {"image1d_t", "image1d_buffer_t", "image1d_array_t", "image2d_t",
-          "image2d_array_t", "image3d_t", "image2d_depth_t",
-          "image2d_array_depth_t", "image2d_msaa_t", "image2d_array_msaa_t",
-          "image2d_msaa_depth_t", "image2d_array_msaa_depth_t"})
-      if (TypeName == T)
-        return true;
-    return false;
-  }
+  bool isImage() const { return TypeName.rfind("image", 0) == 0; }
   bool isSampler() const { return TypeName == "sampler_t"; }
 };
 

@@ -46,6 +46,12 @@ bool isPipeArg(const compiler::ArgInfo &A) {
   return A.isPointer() && A.TypeQual.find("pipe") != std::string::npos;
 }
 
+/// An image argument, by its OpenCL C type's name (ArgInfo::isImage takes
+/// any name that begins with "image", a struct's too).
+bool isImageArg(const compiler::ArgInfo &A) {
+  return isImageTypeName(A.TypeName);
+}
+
 /// clSetKernelArg and clSetKernelArgSVMPointer: \p Index names an argument
 /// of the kernel \p I (of context \p C).
 cl_int checkArgIndex(const compiler::KernelInfo &I, cl_uint Index, Context *C) {
@@ -274,18 +280,18 @@ cl_int Kernel::checkArg(cl_uint Index, size_t Size, const void *Value,
                     context());
       // An image is no buffer: its bytes have a layout a pointer argument
       // does not know; an image argument takes an image.
-      if (A.isImage() && !M->isImage())
+      if (isImageArg(A) && !M->isImage())
         return fail(CL_INVALID_MEM_OBJECT,
                     "argument " + std::to_string(Index) + " (" + A.TypeName +
                         ") needs an image, arg_value is a buffer",
                     context());
-      if (!A.isImage() && M->isImage())
+      if (!isImageArg(A) && M->isImage())
         return fail(CL_INVALID_MEM_OBJECT,
                     "arg_value is an image, not a buffer object", context());
       // (The same sentence: an image argument takes an image of its type,
       // CL_DEPTH for a depth image; the builtins index the image by the
       // argument's type.)
-      if (A.isImage() && !imageFitsArgType(*M->image(), A.TypeName))
+      if (isImageArg(A) && !imageFitsArgType(*M->image(), A.TypeName))
         return fail(CL_INVALID_MEM_OBJECT,
                     "argument " + std::to_string(Index) + " (" + A.TypeName +
                         ") needs an image of that type, arg_value is another",
