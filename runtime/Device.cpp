@@ -403,8 +403,8 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
     return Out.value<cl_uint>(64);
   case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
     return Out.value<cl_ulong>(MaxAlloc);
-  // Images: CLCPU_IMAGES=1 turns them on (runtime/Config.def) until
-  // kernels can use them; without image support every limit is 0.
+  // Images, unless CLCPU_IMAGES=0 turns them off (runtime/Config.def);
+  // without image support every limit is 0.
   case CL_DEVICE_IMAGE_SUPPORT:
     return Out.value<cl_bool>(config().Images ? CL_TRUE : CL_FALSE);
   case CL_DEVICE_MAX_READ_IMAGE_ARGS:
