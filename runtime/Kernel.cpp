@@ -296,6 +296,20 @@ cl_int Kernel::checkArg(cl_uint Index, size_t Size, const void *Value,
                     "argument " + std::to_string(Index) + " (" + A.TypeName +
                         ") needs an image of that type, arg_value is another",
                     context());
+      // CL_INVALID_ARG_VALUE if the argument is an image declared with the
+      // read_only qualifier and arg_value refers to an image object created
+      // with cl_mem_flags of CL_MEM_WRITE_ONLY or if the image argument is
+      // declared with the write_only qualifier and arg_value refers to an
+      // image object created with cl_mem_flags of CL_MEM_READ_ONLY.
+      if (isImageArg(A) &&
+          ((A.AccessQual == "read_only" && (M->flags() & CL_MEM_WRITE_ONLY)) ||
+           (A.AccessQual == "write_only" && (M->flags() & CL_MEM_READ_ONLY))))
+        return fail(CL_INVALID_ARG_VALUE,
+                    "argument " + std::to_string(Index) + " is a " +
+                        A.AccessQual + " image, arg_value an image created " +
+                        (A.AccessQual == "read_only" ? "CL_MEM_WRITE_ONLY"
+                                                     : "CL_MEM_READ_ONLY"),
+                    context());
       // (The same sentence: a buffer argument takes a buffer.)
       if (M->isPipe())
         return fail(CL_INVALID_MEM_OBJECT,

@@ -959,6 +959,20 @@ TEST_CASE("6.15.15, 5.9.2: image misuse is a build error or the spec's "
   CHECK(clSetKernelArg(K, 3, sizeof S, &S) == CL_SUCCESS);
   clReleaseSampler(S);
 
+  // "CL_INVALID_ARG_VALUE if the argument is an image declared with the
+  // read_only qualifier and arg_value refers to an image object created
+  // with cl_mem_flags of CL_MEM_WRITE_ONLY or if the image argument is
+  // declared with the write_only qualifier and arg_value refers to an image
+  // object created with cl_mem_flags of CL_MEM_READ_ONLY."
+  cl_mem WoImg = E.image(Rgba, D2, CL_MEM_WRITE_ONLY);
+  cl_program P3 = E.program(R"(
+    kernel void w(write_only image2d_t i) {
+      write_imagef(i, (int2)(0, 0), (float4)(1.0f));
+    })",
+                            "");
+  cl_kernel WK = E.kernel(P3, "w");
+  CHECK(clSetKernelArg(WK, 0, sizeof Img2, &Img2) == CL_INVALID_ARG_VALUE);
+  CHECK(clSetKernelArg(WK, 0, sizeof WoImg, &WoImg) == CL_SUCCESS);
   // A pointer to a struct whose name begins with "image" is a buffer
   // argument (the CTS's kernel_image_methods passes image_kernel_data *).
   cl_program P2 = E.program(R"(
@@ -969,6 +983,7 @@ TEST_CASE("6.15.15, 5.9.2: image misuse is a build error or the spec's "
                             "");
   cl_kernel Q = E.kernel(P2, "q");
   cl_mem Info = E.buffer(sizeof(int));
+  CHECK(clSetKernelArg(Q, 0, sizeof WoImg, &WoImg) == CL_INVALID_ARG_VALUE);
   CHECK(clSetKernelArg(Q, 0, sizeof Img2, &Img2) == CL_SUCCESS);
   CHECK(clSetKernelArg(Q, 1, sizeof Info, &Info) == CL_SUCCESS);
   CHECK(clSetKernelArg(Q, 1, sizeof Img2, &Img2) == CL_INVALID_MEM_OBJECT);
