@@ -165,8 +165,8 @@ TEST_CASE("5.3.2.2: clGetSupportedImageFormats lists the minimum formats",
     auto RW = formats(E.C, CL_MEM_KERNEL_READ_AND_WRITE, T);
     for (cl_channel_type Ty :
          {CL_UNORM_INT8, CL_SIGNED_INT8, CL_SIGNED_INT16, CL_SIGNED_INT32,
-          CL_UNSIGNED_INT8, CL_UNSIGNED_INT16, CL_UNSIGNED_INT32,
-          CL_HALF_FLOAT, CL_FLOAT}) {
+          CL_UNSIGNED_INT8, CL_UNSIGNED_INT16, CL_UNSIGNED_INT32, CL_HALF_FLOAT,
+          CL_FLOAT}) {
       CHECK(hasFormat(RW, CL_RGBA, Ty));
       CHECK(hasFormat(RW, CL_R, Ty));
     }
