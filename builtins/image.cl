@@ -1,9 +1,12 @@
 //===- builtins/image.cl - image reads, writes and queries ----------------===//
 //
 // OpenCL C 3.0, 6.15.15 "Image Read and Write Functions" and 8 "Image
-// Addressing and Filtering", for 2D images. Clang lowers image and sampler
-// types to plain pointers for an x86 target: an image argument is a pointer
-// to the ClcpuImage the runtime keeps with each image (runtime/Image.h,
+// Addressing and Filtering", for every image type (1D, 1D buffer, 1D array,
+// 2D, 2D array, 3D, and cl_khr_depth_images' 2D and 2D array depth images)
+// and access qualifier (read_only, write_only, read_write: one ClcpuImage,
+// the same functions). Clang lowers image and sampler types to plain
+// pointers for an x86 target: an image argument is a pointer to the
+// ClcpuImage the runtime keeps with each image (runtime/Image.h,
 // DeviceImage: the same layout), a sampler is its CLK_* bits in a pointer
 // (Sampler::kernelBits, and __translate_sampler_initializer for samplers
 // declared in the source). The functions are defined under the mangled
@@ -74,6 +77,13 @@ static global uchar *texel(Img I, int X, int Y) {
   return I->data + (ulong)Y * I->row_pitch + (ulong)X * I->elem_size;
 }
 
+/// Element (X, Y) of 2D slice or array layer \p Z (a 1D image array's
+/// layers are slices too: its row is its only row).
+static global uchar *texel3(Img I, int X, int Y, int Z) {
+  return I->data + (ulong)Z * I->slice_pitch + (ulong)Y * I->row_pitch +
+         (ulong)X * I->elem_size;
+}
+
 /// "Conversion Rules for sRGBA and sBGRA Images": sRGB to linear.
 static float srgbToLinear(float C) {
   return C <= 0.04045f ? C / 12.92f : pow((C + 0.055f) / 1.055f, 2.4f);
@@ -118,10 +128,9 @@ static bool hasAlpha(uint Order) {
 static float4 swizzleF(Img I, float4 V) { SWIZZLE(float4, V, 1.0f) }
 static int4 swizzleI(Img I, int4 V) { SWIZZLE(int4, V, 1) }
 
-/// One element as float (R, G, B, A): the normalized conversions of
-/// 8.3.1.1 and the sRGB decode.
-static float4 loadF(Img I, int X, int Y) {
-  global uchar *P = texel(I, X, Y);
+/// The element at \p P as float (R, G, B, A): the normalized conversions
+/// of 8.3.1.1 and the sRGB decode.
+static float4 loadAtF(Img I, global uchar *P) {
   float4 V = 0.0f;
   switch (I->type) {
   case T_UNORM_INT8:
@@ -172,11 +181,11 @@ static float4 loadF(Img I, int X, int Y) {
     V.xyz = (float3)(srgbToLinear(V.x), srgbToLinear(V.y), srgbToLinear(V.z));
   return V;
 }
+static float4 loadF(Img I, int X, int Y) { return loadAtF(I, texel(I, X, Y)); }
 
-/// One element of an integer format as (R, G, B, A), sign- or
+/// The element at \p P of an integer format as (R, G, B, A), sign- or
 /// zero-extended.
-static int4 loadI(Img I, int X, int Y) {
-  global uchar *P = texel(I, X, Y);
+static int4 loadAtI(Img I, global uchar *P) {
   int4 V = 0;
   for (uint C = 0; C < I->channels; ++C)
     switch (I->type) {
@@ -198,6 +207,7 @@ static int4 loadI(Img I, int X, int Y) {
     }
   return swizzleI(I, V);
 }
+static int4 loadI(Img I, int X, int Y) { return loadAtI(I, texel(I, X, Y)); }
 
 static float4 borderF(Img I) {
   return hasAlpha(I->order) ? (float4)(0.0f) : (float4)(0, 0, 0, 1.0f);
@@ -390,12 +400,8 @@ static bool inside(Img I, int2 C) {
   return C.x >= 0 && C.x < I->width && C.y >= 0 && C.y < I->height;
 }
 
-void __clcpu_write_imagef(Img I, int2 C,
-                          float4 V) __asm("_Z12write_imagef" WO2 "Dv2_iDv4_f");
-void __clcpu_write_imagef(Img I, int2 C, float4 V) {
-  if (!inside(I, C))
-    return;
-  global uchar *P = texel(I, C.x, C.y);
+/// write_imagef of \p V to the element at \p P.
+static void storeAtF(Img I, global uchar *P, float4 V) {
   float4 S = unswizzleF(I, V);
   // 8.3.1.2: float to normalized integer, round to nearest even with
   // saturation.
@@ -444,12 +450,16 @@ void __clcpu_write_imagef(Img I, int2 C, float4 V) {
   }
 }
 
+void __clcpu_write_imagef(Img I, int2 C,
+                          float4 V) __asm("_Z12write_imagef" WO2 "Dv2_iDv4_f");
+void __clcpu_write_imagef(Img I, int2 C, float4 V) {
+  if (inside(I, C))
+    storeAtF(I, texel(I, C.x, C.y), V);
+}
+
 /// write_imagei / write_imageui: saturated to the channel type (8.3.3,
 /// 8.3.4).
-static void storeI(Img I, int2 C, int4 V, bool Signed) {
-  if (!inside(I, C))
-    return;
-  global uchar *P = texel(I, C.x, C.y);
+static void storeAtI(Img I, global uchar *P, int4 V) {
   int4 S = unswizzleI(I, V);
   uint4 U = as_uint4(S);
   for (uint K = 0; K < I->channels; ++K)
@@ -476,6 +486,10 @@ static void storeI(Img I, int2 C, int4 V, bool Signed) {
       break;
     }
 }
+static void storeI(Img I, int2 C, int4 V, bool Signed) {
+  if (inside(I, C))
+    storeAtI(I, texel(I, C.x, C.y), V);
+}
 
 void __clcpu_write_imagei(Img I, int2 C,
                           int4 V) __asm("_Z12write_imagei" WO2 "Dv2_iDv4_i");
@@ -500,3 +514,340 @@ void __clcpu_write_imageui(Img I, int2 C, uint4 V) {
   int __clcpu_order_##Acc(Img I) { return (int)I->order; }
 QUERIES(RO2)
 QUERIES(WO2)
+
+//===----------------------------------------------------------------------===//
+// Every other image type: 1D, 1D buffer, 1D array, 2D array, 3D and the
+// depth images (cl_khr_depth_images), and read_write images
+// (__opencl_c_read_write_images). A position is (x, y, z) with the layer
+// of an array in z (texel3); Dims is the number of coordinates the
+// sampler addresses (1 to 3).
+//===----------------------------------------------------------------------===//
+
+/// 8.2: "the array index is computed as clamp(rint(coord), 0,
+/// image_array_size - 1)", for every addressing and filter mode; in float
+/// first, so that a huge or NaN coordinate converts to a valid index.
+static int layerF(Img I, float L) {
+  return (int)fmin(fmax(rint(L), 0.0f), (float)(I->array_size - 1));
+}
+static int layerI(Img I, int L) { return clamp(L, 0, I->array_size - 1); }
+
+/// The sampled element at (C.x, C.y, C.z) of which the first \p Dims are
+/// coordinates and the rest is \p Z (a layer, or 0), as float: nearest or
+/// linear (trilinear for a 3D image, 8.2 "CLK_FILTER_LINEAR"), with the
+/// border color where CLK_ADDRESS_CLAMP leaves the image.
+static float4 sampleFN(Img I, uint Bits, float4 C, int Dims, int Z) {
+  const int Size[3] = {I->width, I->height, I->depth};
+  if (Bits & S_LINEAR) {
+    int Lo[3] = {0, 0, Z}, Hi[3] = {0, 0, Z};
+    bool InLo[3] = {true, true, true}, InHi[3] = {true, true, true};
+    float W[3] = {0.0f, 0.0f, 0.0f};
+    for (int D = 0; D < Dims; ++D)
+      W[D] = linearIndices(C[D], Size[D], Bits, &Lo[D], &Hi[D], &InLo[D],
+                           &InHi[D]);
+    float4 Border = borderF(I);
+    float4 Sum = 0.0f;
+    // The 2^Dims corners, bit D of K picking the upper index in dimension
+    // D; in the order of the spec's sums (i0 before i1, j0 before j1, k0
+    // before k1), each weighted by the product of its 1 - a / a factors.
+    for (int K = 0; K < (1 << Dims); ++K) {
+      int X[3];
+      float Weight = 1.0f;
+      bool In = true;
+      for (int D = 0; D < 3; ++D) {
+        bool Up = D < Dims && ((K >> D) & 1);
+        X[D] = Up ? Hi[D] : Lo[D];
+        In &= Up ? InHi[D] : InLo[D];
+        if (D < Dims)
+          Weight *= Up ? W[D] : 1.0f - W[D];
+      }
+      Sum += Weight * (In ? loadAtF(I, texel3(I, X[0], X[1], X[2])) : Border);
+    }
+    return Sum;
+  }
+  int X[3] = {0, 0, Z};
+  bool In = true;
+  for (int D = 0; D < Dims; ++D)
+    In &= nearestIndex(C[D], Size[D], Bits, &X[D]);
+  return In ? loadAtF(I, texel3(I, X[0], X[1], X[2])) : borderF(I);
+}
+
+/// The same for the integer formats (nearest only: read_imagei/ui with a
+/// linear sampler are undefined, so the filter bit is ignored).
+static int4 sampleIN(Img I, uint Bits, float4 C, int Dims, int Z) {
+  const int Size[3] = {I->width, I->height, I->depth};
+  int X[3] = {0, 0, Z};
+  bool In = true;
+  for (int D = 0; D < Dims; ++D)
+    In &= nearestIndex(C[D], Size[D], Bits, &X[D]);
+  return In ? loadAtI(I, texel3(I, X[0], X[1], X[2])) : borderI(I);
+}
+
+/// The element written at \p P (x, y, z or layer) of an image whose
+/// extents are \p E; null outside (out-of-range writes are undefined:
+/// nothing is written).
+static global uchar *writable(Img I, int4 P, int4 E) {
+  return all(P.xyz >= 0 & P.xyz < E.xyz) ? texel3(I, P.x, P.y, P.z) : 0;
+}
+
+// Mangled image types (Clang: ocl_image<type>_<access>) and coordinate
+// types.
+#define T1D(A) "14ocl_image1d_" #A
+#define T1DB(A) "21ocl_image1d_buffer_" #A
+#define T1DA(A) "20ocl_image1d_array_" #A
+#define T2D(A) "14ocl_image2d_" #A
+#define T2DA(A) "20ocl_image2d_array_" #A
+#define T3D(A) "14ocl_image3d_" #A
+#define T2DD(A) "20ocl_image2d_depth_" #A
+#define T2DAD(A) "26ocl_image2d_array_depth_" #A
+#define SMP "11ocl_sampler"
+
+/// read_image{f,i,ui,h} of one image type with a sampler, float and
+/// integer coordinates. \p M: the mangled read-only image type; \p F, \p FM
+/// and \p N, \p NM: the float and int coordinate types and their mangling;
+/// \p Dims the sampler's coordinates; \p SpF / \p SpN the coordinates as
+/// float4 and \p LayF / \p LayN the layer, expressions of I and C.
+#define SAMPLED_READS(Tag, M, F, FM, N, NM, Dims, SpF, LayF, SpN, LayN)        \
+  float4 __clcpu_rf_sf_##Tag(Img I, Smp S,                                     \
+                             F C) __asm("_Z11read_imagef" M SMP FM);           \
+  float4 __clcpu_rf_sf_##Tag(Img I, Smp S, F C) {                              \
+    return sampleFN(I, samplerBits(S), SpF, Dims, LayF);                       \
+  }                                                                            \
+  float4 __clcpu_rf_si_##Tag(Img I, Smp S,                                     \
+                             N C) __asm("_Z11read_imagef" M SMP NM);           \
+  float4 __clcpu_rf_si_##Tag(Img I, Smp S, N C) {                              \
+    return sampleFN(I, intSampler(S), SpN, Dims, LayN);                        \
+  }                                                                            \
+  int4 __clcpu_ri_sf_##Tag(Img I, Smp S,                                       \
+                           F C) __asm("_Z11read_imagei" M SMP FM);             \
+  int4 __clcpu_ri_sf_##Tag(Img I, Smp S, F C) {                                \
+    return sampleIN(I, samplerBits(S), SpF, Dims, LayF);                       \
+  }                                                                            \
+  int4 __clcpu_ri_si_##Tag(Img I, Smp S,                                       \
+                           N C) __asm("_Z11read_imagei" M SMP NM);             \
+  int4 __clcpu_ri_si_##Tag(Img I, Smp S, N C) {                                \
+    return sampleIN(I, intSampler(S), SpN, Dims, LayN);                        \
+  }                                                                            \
+  uint4 __clcpu_rui_sf_##Tag(Img I, Smp S,                                     \
+                             F C) __asm("_Z12read_imageui" M SMP FM);          \
+  uint4 __clcpu_rui_sf_##Tag(Img I, Smp S, F C) {                              \
+    return as_uint4(sampleIN(I, samplerBits(S), SpF, Dims, LayF));             \
+  }                                                                            \
+  uint4 __clcpu_rui_si_##Tag(Img I, Smp S,                                     \
+                             N C) __asm("_Z12read_imageui" M SMP NM);          \
+  uint4 __clcpu_rui_si_##Tag(Img I, Smp S, N C) {                              \
+    return as_uint4(sampleIN(I, intSampler(S), SpN, Dims, LayN));              \
+  }                                                                            \
+  half4 __clcpu_rh_sf_##Tag(Img I, Smp S,                                      \
+                            F C) __asm("_Z11read_imageh" M SMP FM);            \
+  half4 __clcpu_rh_sf_##Tag(Img I, Smp S, F C) {                               \
+    return convert_half4(sampleFN(I, samplerBits(S), SpF, Dims, LayF));        \
+  }                                                                            \
+  half4 __clcpu_rh_si_##Tag(Img I, Smp S,                                      \
+                            N C) __asm("_Z11read_imageh" M SMP NM);            \
+  half4 __clcpu_rh_si_##Tag(Img I, Smp S, N C) {                               \
+    return convert_half4(sampleFN(I, intSampler(S), SpN, Dims, LayN));         \
+  }
+
+/// read_image{f,i,ui,h} without a sampler (read-only and read-write
+/// images): "CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_NONE |
+/// CLK_FILTER_NEAREST" (6.15.15.3).
+#define PLAIN_READS(Tag, M, N, NM, Dims, SpN, LayN)                            \
+  float4 __clcpu_rf_##Tag(Img I, N C) __asm("_Z11read_imagef" M NM);           \
+  float4 __clcpu_rf_##Tag(Img I, N C) {                                        \
+    return sampleFN(I, 0, SpN, Dims, LayN);                                    \
+  }                                                                            \
+  int4 __clcpu_ri_##Tag(Img I, N C) __asm("_Z11read_imagei" M NM);             \
+  int4 __clcpu_ri_##Tag(Img I, N C) {                                          \
+    return sampleIN(I, 0, SpN, Dims, LayN);                                    \
+  }                                                                            \
+  uint4 __clcpu_rui_##Tag(Img I, N C) __asm("_Z12read_imageui" M NM);          \
+  uint4 __clcpu_rui_##Tag(Img I, N C) {                                        \
+    return as_uint4(sampleIN(I, 0, SpN, Dims, LayN));                          \
+  }                                                                            \
+  half4 __clcpu_rh_##Tag(Img I, N C) __asm("_Z11read_imageh" M NM);            \
+  half4 __clcpu_rh_##Tag(Img I, N C) {                                         \
+    return convert_half4(sampleFN(I, 0, SpN, Dims, LayN));                     \
+  }
+
+/// write_image{f,i,ui,h} (write-only and read-write images). \p IM: the
+/// mangling of the int4 value (a substitution where the coordinate is an
+/// int4 too); \p Pos the position, \p Ext the extents (int4 expressions of
+/// I and C).
+#define WRITES(Tag, M, N, NM, IM, Pos, Ext)                                    \
+  void __clcpu_wf_##Tag(Img I, N C,                                            \
+                        float4 V) __asm("_Z12write_imagef" M NM "Dv4_f");      \
+  void __clcpu_wf_##Tag(Img I, N C, float4 V) {                                \
+    global uchar *P = writable(I, Pos, Ext);                                   \
+    if (P)                                                                     \
+      storeAtF(I, P, V);                                                       \
+  }                                                                            \
+  void __clcpu_wi_##Tag(Img I, N C, int4 V) __asm("_Z12write_imagei" M NM IM); \
+  void __clcpu_wi_##Tag(Img I, N C, int4 V) {                                  \
+    global uchar *P = writable(I, Pos, Ext);                                   \
+    if (P)                                                                     \
+      storeAtI(I, P, V);                                                       \
+  }                                                                            \
+  void __clcpu_wui_##Tag(Img I, N C,                                           \
+                         uint4 V) __asm("_Z13write_imageui" M NM "Dv4_j");     \
+  void __clcpu_wui_##Tag(Img I, N C, uint4 V) {                                \
+    global uchar *P = writable(I, Pos, Ext);                                   \
+    if (P)                                                                     \
+      storeAtI(I, P, as_int4(V));                                              \
+  }                                                                            \
+  void __clcpu_wh_##Tag(Img I, N C,                                            \
+                        half4 V) __asm("_Z12write_imageh" M NM "Dv4_Dh");      \
+  void __clcpu_wh_##Tag(Img I, N C, half4 V) {                                 \
+    global uchar *P = writable(I, Pos, Ext);                                   \
+    if (P)                                                                     \
+      storeAtF(I, P, convert_float4(V));                                       \
+  }
+
+// The coordinates of each type: spatial ones as float4 (integer ones at
+// the element's center), the layer, the written position and extents.
+#define SP1F (float4)(C, 0.0f, 0.0f, 0.0f)
+#define SP1N (float4)(convert_float(C) + 0.5f, 0.0f, 0.0f, 0.0f)
+#define SP1AF (float4)(C.x, 0.0f, 0.0f, 0.0f)
+#define SP1AN (float4)(convert_float(C.x) + 0.5f, 0.0f, 0.0f, 0.0f)
+#define SP2F (float4)(C.xy, 0.0f, 0.0f)
+#define SP2N (float4)(convert_float2(C.xy) + 0.5f, 0.0f, 0.0f)
+#define SP3F C
+#define SP3N (convert_float4(C) + 0.5f)
+#define POS1 (int4)(C, 0, 0, 0)
+#define EXT1 (int4)(I->width, 1, 1, 0)
+#define POS1A (int4)(C.x, 0, C.y, 0)
+#define EXT1A (int4)(I->width, 1, I->array_size, 0)
+#define POS2 (int4)(C.xy, 0, 0)
+#define EXT2 (int4)(I->width, I->height, 1, 0)
+#define POS2A (int4)(C.xyz, 0)
+#define EXT2A (int4)(I->width, I->height, I->array_size, 0)
+#define EXT3 (int4)(I->width, I->height, I->depth, 0)
+
+SAMPLED_READS(1d, T1D(ro), float, "f", int, "i", 1, SP1F, 0, SP1N, 0)
+SAMPLED_READS(1da, T1DA(ro), float2, "Dv2_f", int2, "Dv2_i", 1, SP1AF,
+              layerF(I, C.y), SP1AN, layerI(I, C.y))
+SAMPLED_READS(2da, T2DA(ro), float4, "Dv4_f", int4, "Dv4_i", 2, SP2F,
+              layerF(I, C.z), SP2N, layerI(I, C.z))
+SAMPLED_READS(3d, T3D(ro), float4, "Dv4_f", int4, "Dv4_i", 3, SP3F, 0, SP3N, 0)
+
+// 2D images' half reads (the float ones are above).
+half4 __clcpu_rh_sf_2d(Img I, Smp S,
+                       float2 C) __asm("_Z11read_imageh" RO2 SMP "Dv2_f");
+half4 __clcpu_rh_sf_2d(Img I, Smp S, float2 C) {
+  return convert_half4(sampleF(I, samplerBits(S), C));
+}
+half4 __clcpu_rh_si_2d(Img I, Smp S,
+                       int2 C) __asm("_Z11read_imageh" RO2 SMP "Dv2_i");
+half4 __clcpu_rh_si_2d(Img I, Smp S, int2 C) {
+  return convert_half4(sampleF(I, intSampler(S), intCoord(C)));
+}
+
+#define ALL_PLAIN_READS(A)                                                     \
+  PLAIN_READS(1d_##A, T1D(A), int, "i", 1, SP1N, 0)                            \
+  PLAIN_READS(1db_##A, T1DB(A), int, "i", 1, SP1N, 0)                          \
+  PLAIN_READS(1da_##A, T1DA(A), int2, "Dv2_i", 1, SP1AN, layerI(I, C.y))       \
+  PLAIN_READS(2da_##A, T2DA(A), int4, "Dv4_i", 2, SP2N, layerI(I, C.z))        \
+  PLAIN_READS(3d_##A, T3D(A), int4, "Dv4_i", 3, SP3N, 0)
+ALL_PLAIN_READS(ro)
+ALL_PLAIN_READS(rw)
+// Read-write 2D images (the read-only ones are above); half reads of
+// read-only 2D images.
+PLAIN_READS(2d_rw, T2D(rw), int2, "Dv2_i", 2, SP2N, 0)
+half4 __clcpu_rh_2d_ro(Img I, int2 C) __asm("_Z11read_imageh" RO2 "Dv2_i");
+half4 __clcpu_rh_2d_ro(Img I, int2 C) {
+  return convert_half4(sampleF(I, 0, intCoord(C)));
+}
+
+#define ALL_WRITES(A)                                                          \
+  WRITES(1d_##A, T1D(A), int, "i", "Dv4_i", POS1, EXT1)                        \
+  WRITES(1db_##A, T1DB(A), int, "i", "Dv4_i", POS1, EXT1)                      \
+  WRITES(1da_##A, T1DA(A), int2, "Dv2_i", "Dv4_i", POS1A, EXT1A)               \
+  WRITES(2da_##A, T2DA(A), int4, "Dv4_i", "S0_", POS2A, EXT2A)                 \
+  WRITES(3d_##A, T3D(A), int4, "Dv4_i", "S0_", C, EXT3)
+ALL_WRITES(wo)
+ALL_WRITES(rw)
+// Read-write 2D images (the write-only ones are above, but for their
+// half writes).
+WRITES(2d_rw, T2D(rw), int2, "Dv2_i", "Dv4_i", POS2, EXT2)
+void __clcpu_wh_2d_wo(Img I, int2 C,
+                      half4 V) __asm("_Z12write_imageh" WO2 "Dv2_iDv4_Dh");
+void __clcpu_wh_2d_wo(Img I, int2 C, half4 V) {
+  __clcpu_write_imagef(I, C, convert_float4(V));
+}
+
+// Depth images (cl_khr_depth_images): one channel, CL_DEPTH, read as
+// float ("the depth value"), written from a float.
+#define DEPTH_READS(Tag, M, F, FM, N, NM, SpF, LayF, SpN, LayN)                \
+  float __clcpu_rd_sf_##Tag(Img I, Smp S,                                      \
+                            F C) __asm("_Z11read_imagef" M SMP FM);            \
+  float __clcpu_rd_sf_##Tag(Img I, Smp S, F C) {                               \
+    return sampleFN(I, samplerBits(S), SpF, 2, LayF).x;                        \
+  }                                                                            \
+  float __clcpu_rd_si_##Tag(Img I, Smp S,                                      \
+                            N C) __asm("_Z11read_imagef" M SMP NM);            \
+  float __clcpu_rd_si_##Tag(Img I, Smp S, N C) {                               \
+    return sampleFN(I, intSampler(S), SpN, 2, LayN).x;                         \
+  }
+#define DEPTH_PLAIN_READ(Tag, M, N, NM, SpN, LayN)                             \
+  float __clcpu_rd_##Tag(Img I, N C) __asm("_Z11read_imagef" M NM);            \
+  float __clcpu_rd_##Tag(Img I, N C) { return sampleFN(I, 0, SpN, 2, LayN).x; }
+#define DEPTH_WRITE(Tag, M, N, NM, Pos, Ext)                                   \
+  void __clcpu_wd_##Tag(Img I, N C,                                            \
+                        float V) __asm("_Z12write_imagef" M NM "f");           \
+  void __clcpu_wd_##Tag(Img I, N C, float V) {                                 \
+    global uchar *P = writable(I, Pos, Ext);                                   \
+    if (P)                                                                     \
+      storeAtF(I, P, (float4)(V, 0.0f, 0.0f, 0.0f));                           \
+  }
+DEPTH_READS(2dd, T2DD(ro), float2, "Dv2_f", int2, "Dv2_i", SP2F, 0, SP2N, 0)
+DEPTH_READS(2dad, T2DAD(ro), float4, "Dv4_f", int4, "Dv4_i", SP2F,
+            layerF(I, C.z), SP2N, layerI(I, C.z))
+DEPTH_PLAIN_READ(2dd_ro, T2DD(ro), int2, "Dv2_i", SP2N, 0)
+DEPTH_PLAIN_READ(2dd_rw, T2DD(rw), int2, "Dv2_i", SP2N, 0)
+DEPTH_PLAIN_READ(2dad_ro, T2DAD(ro), int4, "Dv4_i", SP2N, layerI(I, C.z))
+DEPTH_PLAIN_READ(2dad_rw, T2DAD(rw), int4, "Dv4_i", SP2N, layerI(I, C.z))
+DEPTH_WRITE(2dd_wo, T2DD(wo), int2, "Dv2_i", POS2, EXT2)
+DEPTH_WRITE(2dd_rw, T2DD(rw), int2, "Dv2_i", POS2, EXT2)
+DEPTH_WRITE(2dad_wo, T2DAD(wo), int4, "Dv4_i", POS2A, EXT2A)
+DEPTH_WRITE(2dad_rw, T2DAD(rw), int4, "Dv4_i", POS2A, EXT2A)
+
+// 6.15.15.6 image queries of the other types and access qualifiers (the
+// 2D read-only and write-only ones are above).
+#define Q_COMMON(Tag, M)                                                       \
+  int __clcpu_qw_##Tag(Img I) __asm("_Z15get_image_width" M);                  \
+  int __clcpu_qw_##Tag(Img I) { return I->width; }                             \
+  int __clcpu_qt_##Tag(Img I) __asm("_Z27get_image_channel_data_type" M);      \
+  int __clcpu_qt_##Tag(Img I) { return (int)I->type; }                         \
+  int __clcpu_qo_##Tag(Img I) __asm("_Z23get_image_channel_order" M);          \
+  int __clcpu_qo_##Tag(Img I) { return (int)I->order; }
+#define Q_HEIGHT(Tag, M)                                                       \
+  int __clcpu_qh_##Tag(Img I) __asm("_Z16get_image_height" M);                 \
+  int __clcpu_qh_##Tag(Img I) { return I->height; }
+#define Q_ARRAY(Tag, M)                                                        \
+  size_t __clcpu_qa_##Tag(Img I) __asm("_Z20get_image_array_size" M);          \
+  size_t __clcpu_qa_##Tag(Img I) { return (size_t)I->array_size; }
+#define Q_DIM2(Tag, M)                                                         \
+  int2 __clcpu_qd_##Tag(Img I) __asm("_Z13get_image_dim" M);                   \
+  int2 __clcpu_qd_##Tag(Img I) { return (int2)(I->width, I->height); }
+#define Q_2D_LIKE(Tag, M) Q_COMMON(Tag, M) Q_HEIGHT(Tag, M) Q_DIM2(Tag, M)
+#define ALL_QUERIES(A)                                                         \
+  Q_COMMON(1d_##A, T1D(A))                                                     \
+  Q_COMMON(1db_##A, T1DB(A))                                                   \
+  Q_COMMON(1da_##A, T1DA(A))                                                   \
+  Q_ARRAY(1da_##A, T1DA(A))                                                    \
+  Q_2D_LIKE(2da_##A, T2DA(A))                                                  \
+  Q_ARRAY(2da_##A, T2DA(A))                                                    \
+  Q_2D_LIKE(2dd_##A, T2DD(A))                                                  \
+  Q_2D_LIKE(2dad_##A, T2DAD(A))                                                \
+  Q_ARRAY(2dad_##A, T2DAD(A))                                                  \
+  Q_COMMON(3d_##A, T3D(A))                                                     \
+  Q_HEIGHT(3d_##A, T3D(A))                                                     \
+  int __clcpu_qz_3d_##A(Img I) __asm("_Z15get_image_depth" T3D(A));            \
+  int __clcpu_qz_3d_##A(Img I) { return I->depth; }                            \
+  int4 __clcpu_qd_3d_##A(Img I) __asm("_Z13get_image_dim" T3D(A));             \
+  int4 __clcpu_qd_3d_##A(Img I) {                                              \
+    return (int4)(I->width, I->height, I->depth, 0);                           \
+  }
+ALL_QUERIES(ro)
+ALL_QUERIES(wo)
+ALL_QUERIES(rw)
+Q_2D_LIKE(2d_rw, T2D(rw))

@@ -109,8 +109,12 @@ std::vector<std::string> withExtensionFeatures(std::vector<std::string> Core) {
 } // namespace
 
 const std::vector<std::string> &imageFeatures() {
-  // 2D images with samplers and sampler-less reads (builtins/image.cl).
-  static const std::vector<std::string> Features = {"__opencl_c_images"};
+  // Every image type with samplers and sampler-less reads, writes, and
+  // read_write images (builtins/image.cl); writes to 3D images come with
+  // cl_khr_3d_image_writes (compiler/Extensions.def).
+  static const std::vector<std::string> Features = {
+      "__opencl_c_images", "__opencl_c_read_write_images",
+      "__opencl_c_3d_image_writes"};
   return Features;
 }
 
@@ -193,6 +197,11 @@ void addExtensionArgs(const std::string &ClStd, bool Images,
 #define CLCPU_EXTENSION(Name, Major, Minor, Patch) #Name,
 #include "compiler/Extensions.def"
   };
+  if (Images)
+    Names.insert(Names.end(), {
+#define CLCPU_IMAGE_EXTENSION(Name, Major, Minor, Patch) #Name,
+#include "compiler/Extensions.def"
+                              });
   // An extension's own features declare its builtins: before OpenCL C 3.0
   // too, from the version the extension builds on.
   if (Version >= 300) {

@@ -26,6 +26,12 @@ const std::vector<NamedVersion> DeviceExtensions = {
   {#Name, CL_MAKE_VERSION(Major, Minor, Patch)},
 #include "compiler/Extensions.def"
 };
+/// The extensions reported with image support (CLCPU_IMAGES).
+const std::vector<NamedVersion> ImageExtensions = {
+#define CLCPU_IMAGE_EXTENSION(Name, Major, Minor, Patch)                       \
+  {#Name, CL_MAKE_VERSION(Major, Minor, Patch)},
+#include "compiler/Extensions.def"
+};
 
 /// The last minor version of SPIR-V 1.x that IL programs may have.
 cl_uint spirvMaxMinor() { return (compiler::MaxSpirvVersion >> 8) & 0xff; }
@@ -42,6 +48,8 @@ std::vector<NamedVersion> reportedExtensions(bool IlPrograms) {
   for (const NamedVersion &E : DeviceExtensions)
     if (IlPrograms || std::strcmp(E.Name, "cl_khr_il_program") != 0)
       V.push_back(E);
+  if (config().Images)
+    V.insert(V.end(), ImageExtensions.begin(), ImageExtensions.end());
   return V;
 }
 
@@ -400,8 +408,8 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
     return Out.value<cl_uint>(64);
   case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
     return Out.value<cl_ulong>(MaxAlloc);
-  // Images: CLCPU_IMAGES=1 turns them on (runtime/Config.def) until
-  // kernels can use them; without image support every limit is 0.
+  // Images, unless CLCPU_IMAGES=0 turns them off (runtime/Config.def);
+  // without image support every limit is 0.
   case CL_DEVICE_IMAGE_SUPPORT:
     return Out.value<cl_bool>(config().Images ? CL_TRUE : CL_FALSE);
   case CL_DEVICE_MAX_READ_IMAGE_ARGS:

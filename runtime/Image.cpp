@@ -193,15 +193,46 @@ bool isImageType(cl_mem_object_type Type) {
   }
 }
 
+bool isImageTypeName(const std::string &TypeName) {
+  for (const char *T :
+       {"image1d_t", "image1d_buffer_t", "image1d_array_t", "image2d_t",
+        "image2d_array_t", "image3d_t", "image2d_depth_t",
+        "image2d_array_depth_t", "image2d_msaa_t", "image2d_array_msaa_t",
+        "image2d_msaa_depth_t", "image2d_array_msaa_depth_t"})
+    if (TypeName == T)
+      return true;
+  return false;
+}
+
+bool imageFitsArgType(const ImageDesc &I, const std::string &TypeName) {
+  static const struct {
+    const char *Name;
+    cl_mem_object_type Type;
+    bool Depth;
+  } Args[] = {
+      {"image1d_t", CL_MEM_OBJECT_IMAGE1D, false},
+      {"image1d_buffer_t", CL_MEM_OBJECT_IMAGE1D_BUFFER, false},
+      {"image1d_array_t", CL_MEM_OBJECT_IMAGE1D_ARRAY, false},
+      {"image2d_t", CL_MEM_OBJECT_IMAGE2D, false},
+      {"image2d_array_t", CL_MEM_OBJECT_IMAGE2D_ARRAY, false},
+      {"image3d_t", CL_MEM_OBJECT_IMAGE3D, false},
+      {"image2d_depth_t", CL_MEM_OBJECT_IMAGE2D, true},
+      {"image2d_array_depth_t", CL_MEM_OBJECT_IMAGE2D_ARRAY, true},
+  };
+  const bool Depth = I.Format.image_channel_order == CL_DEPTH;
+  for (const auto &A : Args)
+    if (TypeName == A.Name)
+      return I.Type == A.Type && (Depth || !A.Depth);
+  return false; // multi-sample images and others the device has not
+}
+
 bool imageFormatSupported(const cl_image_format &F, cl_mem_object_type Type,
                           cl_mem_flags Flags) {
   if (!isImageType(Type))
     return false;
   // CL_MEM_KERNEL_READ_AND_WRITE: formats "that may be both read from and
-  // written to by the same kernel instance"; none while kernels cannot take
-  // read_write images (CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS is 0).
-  if (Flags & CL_MEM_KERNEL_READ_AND_WRITE)
-    return false;
+  // written to by the same kernel instance": every format kernels write
+  // (read_write images read and write with the same builtins).
   // Depth images are 2D images and 2D image arrays (cl_khr_depth_images).
   if (F.image_channel_order == CL_DEPTH && Type != CL_MEM_OBJECT_IMAGE2D &&
       Type != CL_MEM_OBJECT_IMAGE2D_ARRAY)

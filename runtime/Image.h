@@ -15,6 +15,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace clcpu {
@@ -39,6 +40,18 @@ std::vector<cl_image_format> supportedImageFormats(cl_mem_object_type Type,
 /// True for the image memory object types.
 bool isImageType(cl_mem_object_type Type);
 
+/// True for the OpenCL C image type names ("image2d_t", ...; the
+/// multi-sample ones too): a kernel argument of such a type takes an image.
+/// (A pointer to a struct named image_something is a buffer argument.)
+bool isImageTypeName(const std::string &TypeName);
+
+struct ImageDesc;
+/// True if image \p I may be the kernel argument of OpenCL C type
+/// \p TypeName ("image2d_t", "image2d_depth_t", ...): the same image type,
+/// and the CL_DEPTH channel order for the depth image types (a CL_DEPTH
+/// image read as image2d_t gives (depth, 0, 0, 1)).
+bool imageFitsArgType(const ImageDesc &I, const std::string &TypeName);
+
 /// The device's image limits (the CL_DEVICE_IMAGE* queries), one place.
 struct ImageLimits {
   static constexpr size_t Max2DWidth = 16384;
@@ -56,9 +69,9 @@ struct ImageLimits {
   static constexpr cl_uint BaseAddressAlignment = 1;
   static constexpr cl_uint MaxReadArgs = 128;
   static constexpr cl_uint MaxWriteArgs = 64;
-  /// "must be 0 for devices that do not support read-write images": kernels
-  /// cannot take read_write images yet (__opencl_c_read_write_images).
-  static constexpr cl_uint MaxReadWriteArgs = 0;
+  /// Kernels take read_write images (__opencl_c_read_write_images): the
+  /// spec's minimum of 64 where they are supported.
+  static constexpr cl_uint MaxReadWriteArgs = 64;
   static constexpr cl_uint MaxSamplers = 16;
 };
 

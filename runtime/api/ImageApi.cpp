@@ -1,7 +1,7 @@
 //===- runtime/api/ImageApi.cpp - image entry points ----------------------===//
 //
 // OpenCL 3.0 API spec, 5.3 "Image Objects". Images exist only while the
-// device reports CL_DEVICE_IMAGE_SUPPORT (CLCPU_IMAGES=1,
+// device reports CL_DEVICE_IMAGE_SUPPORT (unless CLCPU_IMAGES=0,
 // runtime/Config.def); without it creation fails with CL_INVALID_OPERATION
 // and no handle is an image. Every command is a rectangle copy or fill on
 // the image's host bytes (runtime/Image.h), run by the queue like the
@@ -40,7 +40,7 @@ cl_int createImage(cl_context context, const cl_mem_properties *properties,
   if (!C->anyDeviceSupports(CL_DEVICE_IMAGE_SUPPORT))
     return fail(CL_INVALID_OPERATION,
                 "there are no devices in context that support images "
-                "(CLCPU_IMAGES=1 turns them on)",
+                "(CLCPU_IMAGES=0 turns them off)",
                 C);
   std::vector<cl_mem_properties> Props;
   if (properties) {

@@ -2,7 +2,7 @@
 //
 // OpenCL 3.0 API spec, 5.7 "Sampler Objects". Samplers exist only for
 // contexts with a device that supports images (CL_DEVICE_IMAGE_SUPPORT,
-// which the device reports with CLCPU_IMAGES=1, runtime/Config.def).
+// which the device reports unless CLCPU_IMAGES=0, runtime/Config.def).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,7 +32,7 @@ cl_int samplerContext(cl_context context, Context *&C) {
   if (!C->anyDeviceSupports(CL_DEVICE_IMAGE_SUPPORT))
     return fail(CL_INVALID_OPERATION,
                 "images are not supported by any device associated with "
-                "context (CLCPU_IMAGES=1 turns them on)",
+                "context (CLCPU_IMAGES=0 turns them off)",
                 C);
   return CL_SUCCESS;
 }

@@ -91,7 +91,7 @@ def declared(clang, resource, macros, includes):
         # every name also a macro (opencl-c.h tests the macros). The image
         # types, which opencl-c.h uses in declarations it does not gate on
         # __opencl_c_images, are enabled for the parse; functions taking
-        # them are left out below (the device has no images).
+        # them are left out below where the device has no images.
         args[args.index("-cl-ext=-all")] = "-cl-ext=-all," + ",".join(
             "+" + m for m in macros + ["__opencl_c_images",
                                        "__opencl_c_read_write_images",
@@ -136,9 +136,14 @@ def main():
             libraries.append(arg)
     macros = device_macros()
     names = declared(clang, resource, macros, includes)
+    # The image builtins (queries included: get_image_* is the library's)
+    # count where the device reports images.
+    images = "__opencl_c_images" in macros
     wanted = {m for m, n in names.items()
-              if not n.startswith(COMPILER_LOWERED)
-              and "ocl_image" not in m and "ocl_sampler" not in m}
+              if (not n.startswith(COMPILER_LOWERED)
+                  or n.startswith("get_image_"))
+              and (images or ("ocl_image" not in m
+                              and "ocl_sampler" not in m))}
     failed = False
     for lib in libraries:
         missing = sorted(wanted - defined(llvm_nm, lib))

@@ -114,7 +114,7 @@ TEST_CASE("4.4: pfn_notify receives the reason of a context's error",
 }
 
 TEST_CASE("5.3.2: no image formats while images are not supported",
-          "[context][image]") {
+          "[.no-images]") {
   cl_device_id D = clcpuDevice();
   REQUIRE(deviceInfo<cl_bool>(D, CL_DEVICE_IMAGE_SUPPORT) == CL_FALSE);
   cl_context C = clCreateContext(nullptr, 1, &D, nullptr, nullptr, nullptr);

@@ -1,5 +1,6 @@
-// Entry points of optional features the device does not report (images,
-// samplers, native kernels, changing queue properties):
+// Entry points of optional features the device does not report (images
+// and samplers with CLCPU_IMAGES=0: the "[.no-images]" cases, run by the
+// e2e_no_images test; native kernels, changing queue properties):
 // each returns the spec's error for a device without the feature, after the
 // checks that come before it. Every case first checks that the device really
 // reports the feature as absent, so the expectations follow from the queries.
@@ -45,7 +46,7 @@ cl_image_desc desc2D(size_t W, size_t H) {
 
 TEST_CASE("5.3.1: image creation fails with CL_INVALID_OPERATION without "
           "image support",
-          "[image]") {
+          "[.no-images]") {
   Fixture F;
   REQUIRE(deviceInfo<cl_bool>(F.Dev, CL_DEVICE_IMAGE_SUPPORT) == CL_FALSE);
   cl_image_desc Desc = desc2D(16, 16);
@@ -172,7 +173,7 @@ TEST_CASE("5.3.3: image commands check the queue, then the image", "[image]") {
 }
 
 TEST_CASE("5.7.1: samplers cannot be created without image support",
-          "[sampler]") {
+          "[.no-images]") {
   Fixture F;
   REQUIRE(deviceInfo<cl_bool>(F.Dev, CL_DEVICE_IMAGE_SUPPORT) == CL_FALSE);
   cl_int Err = CL_SUCCESS;
