@@ -74,6 +74,28 @@ static global uchar *texel(Img I, int X, int Y) {
   return I->data + (ulong)Y * I->row_pitch + (ulong)X * I->elem_size;
 }
 
+/// A 4-channel element of 8-bit channels is read and written as one 32-bit
+/// word (channel 0 in the low byte): a work-item loop then gathers (or,
+/// where the texels are adjacent, loads) one word per texel instead of four
+/// bytes. The channels stay 32-bit integers (shifts and masks, no uchar4,
+/// which the vectorizer would not widen). Row pitches are multiples of the
+/// element size, but the data of a CL_MEM_USE_HOST_PTR image need not be
+/// aligned: unaligned words.
+typedef uint __attribute__((aligned(1))) UnalignedWord;
+static uint4 loadBytes4(global uchar *P) {
+  uint W = *(global UnalignedWord *)P;
+  return (uint4)(W, W >> 8, W >> 16, W >> 24) & 0xFF;
+}
+/// The same, each byte sign-extended.
+static int4 loadSignedBytes4(global uchar *P) {
+  int W = *(global UnalignedWord *)P;
+  return (int4)(W << 24, W << 16, W << 8, W) >> 24;
+}
+/// Stores the low bytes of \p V's channels (each at most 0xFF).
+static void storeBytes4(global uchar *P, uint4 V) {
+  *(global UnalignedWord *)P = V.x | V.y << 8 | V.z << 16 | V.w << 24;
+}
+
 /// "Conversion Rules for sRGBA and sBGRA Images": sRGB to linear.
 static float srgbToLinear(float C) {
   return C <= 0.04045f ? C / 12.92f : pow((C + 0.055f) / 1.055f, 2.4f);
@@ -125,6 +147,10 @@ static float4 loadF(Img I, int X, int Y) {
   float4 V = 0.0f;
   switch (I->type) {
   case T_UNORM_INT8:
+    if (I->channels == 4) {
+      V = convert_float4(loadBytes4(P)) / 255.0f;
+      break;
+    }
     for (uint C = 0; C < I->channels; ++C)
       V[C] = P[C] / 255.0f;
     break;
@@ -177,6 +203,10 @@ static float4 loadF(Img I, int X, int Y) {
 /// zero-extended.
 static int4 loadI(Img I, int X, int Y) {
   global uchar *P = texel(I, X, Y);
+  if (I->channels == 4 && I->type == T_UNSIGNED_INT8)
+    return swizzleI(I, as_int4(loadBytes4(P)));
+  if (I->channels == 4 && I->type == T_SIGNED_INT8)
+    return swizzleI(I, loadSignedBytes4(P));
   int4 V = 0;
   for (uint C = 0; C < I->channels; ++C)
     switch (I->type) {
@@ -401,6 +431,10 @@ void __clcpu_write_imagef(Img I, int2 C, float4 V) {
   // saturation.
   switch (I->type) {
   case T_UNORM_INT8:
+    if (I->channels == 4) {
+      storeBytes4(P, min(convert_uint4_sat_rte(S * 255.0f), 255u));
+      break;
+    }
     for (uint K = 0; K < I->channels; ++K)
       P[K] = convert_uchar_sat_rte(S[K] * 255.0f);
     break;
@@ -452,6 +486,14 @@ static void storeI(Img I, int2 C, int4 V, bool Signed) {
   global uchar *P = texel(I, C.x, C.y);
   int4 S = unswizzleI(I, V);
   uint4 U = as_uint4(S);
+  if (I->channels == 4 && I->type == T_UNSIGNED_INT8) {
+    storeBytes4(P, min(U, 255u));
+    return;
+  }
+  if (I->channels == 4 && I->type == T_SIGNED_INT8) {
+    storeBytes4(P, as_uint4(clamp(S, -128, 127)) & 0xFF);
+    return;
+  }
   for (uint K = 0; K < I->channels; ++K)
     switch (I->type) {
     case T_SIGNED_INT8:
