@@ -5,7 +5,7 @@
 # that loader and show what they print.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-EXAMPLES="saxpy scan compact radix_sort segmented_scan matmul"
+EXAMPLES="saxpy scan compact radix_sort segmented_scan matmul image_resize"
 CLCPU_BUILD_TARGETS="clcpu $EXAMPLES" ./scripts/build.sh
 BUILD_DIR=${CLCPU_BUILD_DIR:-build}
 SUDO=""
@@ -25,5 +25,6 @@ echo
 echo "== examples, through the system ICD loader =="
 for EXAMPLE in $EXAMPLES; do
   echo
-  "$BUILD_DIR/examples/$EXAMPLE/$EXAMPLE"
+  # Images are off by default while their kernel support is incomplete.
+  CLCPU_IMAGES=1 "$BUILD_DIR/examples/$EXAMPLE/$EXAMPLE"
 done
