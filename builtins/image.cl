@@ -70,8 +70,12 @@ Smp __translate_sampler_initializer(int Bits) { return (Smp)(ulong)Bits; }
 
 static uint samplerBits(Smp S) { return (uint)(ulong)S; }
 
+/// The element at (\p X, \p Y), inside the image: the row's start, plus
+/// the offset in the row in 32 bits (a 2D row holds at most
+/// CL_DEVICE_IMAGE2D_MAX_WIDTH elements of at most 16 bytes), so that a
+/// work-item loop gathers with 32-bit indices from one base.
 static global uchar *texel(Img I, int X, int Y) {
-  return I->data + (ulong)Y * I->row_pitch + (ulong)X * I->elem_size;
+  return I->data + (ulong)Y * I->row_pitch + X * (int)I->elem_size;
 }
 
 /// A 4-channel element of 8-bit channels is read and written as one 32-bit
