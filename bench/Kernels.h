@@ -494,6 +494,34 @@ kernel void consume(read_only pipe int p, global int *restrict dst) {
 }
 )CLC";
 
+// Images (OpenCL C 6.15.15), one work-item per output pixel.
+// image_copy: read_imageui / write_imageui without a sampler.
+// image_bilinear: a resize through a linear, normalized sampler, each pixel
+// sampled at its centre.
+// image_nearest: a resize through a nearest, unnormalized sampler with
+// integer coordinates (read_imagef of an 8-bit normalized image).
+inline const char *const Images = R"CLC(
+kernel void image_copy(read_only image2d_t src, write_only image2d_t dst) {
+  int2 p = (int2)(get_global_id(0), get_global_id(1));
+  write_imageui(dst, p, read_imageui(src, p));
+}
+
+kernel void image_bilinear(read_only image2d_t src, sampler_t s,
+                           write_only image2d_t dst, float2 inv_size) {
+  int2 p = (int2)(get_global_id(0), get_global_id(1));
+  float2 c = (convert_float2(p) + 0.5f) * inv_size;
+  write_imagef(dst, p, read_imagef(src, s, c));
+}
+
+kernel void image_nearest(read_only image2d_t src, sampler_t s,
+                          write_only image2d_t dst) {
+  int x = get_global_id(0), y = get_global_id(1);
+  int2 q = (int2)(x * get_image_width(src) / get_image_width(dst),
+                  y * get_image_height(src) / get_image_height(dst));
+  write_imagef(dst, (int2)(x, y), read_imagef(src, s, q));
+}
+)CLC";
+
 } // namespace kernels
 
 #endif // CLCPU_BENCH_KERNELS_H

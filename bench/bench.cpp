@@ -295,6 +295,8 @@ struct Sizes {
   int Builds;           // (cold/warm builds: one per repetition)
   int LargeLines;       // statements of build_large's kernel
   size_t PipeInts;      // pipe_stream: ints through the pipe
+  int Image;            // image rows: the source's width and height
+  int ImageOut;         // image_bilinear / image_nearest_u8: the output's
 };
 
 /// The host's last-level cache in bytes (0: not found) and where the size
@@ -394,7 +396,9 @@ Sizes fullSizes(const CacheSize &Llc, size_t MaxArrayBytes, bool &Capped) {
           .Maps = 20,
           .Builds = 1,
           .LargeLines = 2500,
-          .PipeInts = size_t(64) << 20};
+          .PipeInts = size_t(64) << 20,
+          .Image = 4096,
+          .ImageOut = 3000};
 }
 
 Sizes quickSizes() {
@@ -414,7 +418,9 @@ Sizes quickSizes() {
           .Maps = 4,
           .Builds = 1,
           .LargeLines = 100,
-          .PipeInts = size_t(1) << 20};
+          .PipeInts = size_t(1) << 20,
+          .Image = 256,
+          .ImageOut = 187};
 }
 
 /// Physical memory in bytes (0 if unknown).
@@ -1856,6 +1862,162 @@ private:
   cl_mem BX = nullptr, BY = nullptr;
 };
 
+// Image kernels (kernels::Images) on W x H sources, resized to OW x OH:
+// image_copy (CL_RGBA / CL_UNSIGNED_INT8, byte for byte), image_bilinear
+// (CL_RGBA / CL_FLOAT through a linear, normalized, clamp-to-edge sampler;
+// the host reference samples with the spec's formulas in double, within the
+// coordinate rounding of float) and image_nearest_u8 (CL_RGBA /
+// CL_UNORM_INT8 through a nearest, unnormalized, clamp-to-edge sampler with
+// integer coordinates: exact).
+class ImageBench : public Bench {
+public:
+  enum Kind { Copy, Bilinear, Nearest };
+  ImageBench(Platform &P, Kind Which, int W, int H, int OW, int OH)
+      : Bench(P), Which(Which), W(W), H(H), OW(Which == Copy ? W : OW),
+        OH(Which == Copy ? H : OH) {}
+  ~ImageBench() override {
+    if (Smp)
+      clReleaseSampler(Smp);
+  }
+  void setUp() override {
+    cl_bool Images = CL_FALSE;
+    clGetDeviceInfo(P.Dev, CL_DEVICE_IMAGE_SUPPORT, sizeof Images, &Images,
+                    nullptr);
+    if (!Images)
+      throw NotAvailable("no images (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE)");
+    cl_channel_type Type = Which == Copy       ? CL_UNSIGNED_INT8
+                           : Which == Bilinear ? CL_FLOAT
+                                               : CL_UNORM_INT8;
+    cl_image_format F = {CL_RGBA, Type};
+    size_t Texel = Which == Bilinear ? 16 : 4;
+    size_t N = size_t(W) * H * 4;
+    // Smooth data for the filter (a texel off by one is still far outside
+    // the tolerance), bytes for the others.
+    if (Which == Bilinear) {
+      SrcF.resize(N);
+      for (int Y = 0; Y < H; ++Y)
+        for (int X = 0; X < W; ++X)
+          for (int C = 0; C < 4; ++C)
+            SrcF[(size_t(Y) * W + X) * 4 + C] =
+                0.5f + 0.5f * std::sin(0.17f * X + 0.11f * Y + 1.3f * C);
+    } else {
+      Lcg R(7);
+      SrcB.resize(N);
+      for (uint8_t &B : SrcB)
+        B = uint8_t(R.next());
+    }
+    Src = image(F, W, H,
+                Which == Bilinear ? static_cast<const void *>(SrcF.data())
+                                  : SrcB.data());
+    Dst = image(F, OW, OH, nullptr);
+    OutBytes = size_t(OW) * OH * Texel;
+    cl_program Pr = program(kernels::Images, "");
+    static const char *const Names[] = {"image_copy", "image_bilinear",
+                                        "image_nearest"};
+    K = kernel(Pr, Names[Which]);
+    if (Which == Copy) {
+      args(K, Src, Dst);
+      return;
+    }
+    cl_int Err = CL_SUCCESS;
+    Smp = clCreateSampler(
+        P.Ctx, Which == Bilinear ? CL_TRUE : CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE,
+        Which == Bilinear ? CL_FILTER_LINEAR : CL_FILTER_NEAREST, &Err);
+    check(Err, "clCreateSampler");
+    args(K, Src, Smp, Dst);
+    if (Which == Bilinear) {
+      cl_float2 Inv = {{1.0f / float(OW), 1.0f / float(OH)}};
+      argsFrom(K, 3, Inv);
+    }
+  }
+  double run() override {
+    size_t G[2] = {size_t(OW), size_t(OH)};
+    double T0 = nowSec();
+    launch(K, 2, G);
+    finish();
+    return nowSec() - T0;
+  }
+  std::string verify() override {
+    std::vector<unsigned char> Out(OutBytes);
+    size_t Origin[3] = {0, 0, 0}, Region[3] = {size_t(OW), size_t(OH), 1};
+    check(clEnqueueReadImage(P.Queue, Dst, CL_TRUE, Origin, Region, 0, 0,
+                             Out.data(), 0, nullptr, nullptr),
+          "clEnqueueReadImage");
+    if (Which == Copy) {
+      for (size_t I = 0; I < Out.size(); ++I)
+        if (Out[I] != SrcB[I])
+          return mismatch("dst byte", I, Out[I], SrcB[I]);
+      return "";
+    }
+    if (Which == Nearest) {
+      for (int Y = 0; Y < OH; ++Y)
+        for (int X = 0; X < OW; ++X) {
+          size_t SX = size_t(X) * W / OW, SY = size_t(Y) * H / OH;
+          for (int C = 0; C < 4; ++C) {
+            size_t I = (size_t(Y) * OW + X) * 4 + C;
+            uint8_t Want = SrcB[(SY * W + SX) * 4 + C];
+            if (Out[I] != Want)
+              return mismatch("dst byte", I, Out[I], Want);
+          }
+        }
+      return "";
+    }
+    const float *Got = reinterpret_cast<const float *>(Out.data());
+    for (int Y = 0; Y < OH; ++Y)
+      for (int X = 0; X < OW; ++X)
+        for (int C = 0; C < 4; ++C) {
+          size_t I = (size_t(Y) * OW + X) * 4 + C;
+          double Want = bilinear(X, Y, C);
+          // The weights follow the coordinate, which the kernel computes in
+          // float ((x + 0.5) / width, times the source width): a few ulp of
+          // a coordinate near 4096, times a neighbour difference of at
+          // most 0.17 here, stays well below this.
+          if (!(std::fabs(Got[I] - Want) <= 1e-3))
+            return mismatch("dst", I, Got[I], Want);
+        }
+    return "";
+  }
+
+private:
+  /// OpenCL C 8.2 "Linear filtering", CLK_ADDRESS_CLAMP_TO_EDGE, channel
+  /// \p C of output pixel (\p X, \p Y), in double.
+  double bilinear(int X, int Y, int C) const {
+    double U = (X + 0.5) / OW * W - 0.5, V = (Y + 0.5) / OH * H - 0.5;
+    double FU = std::floor(U), FV = std::floor(V);
+    double A = U - FU, B = V - FV;
+    auto At = [&](double I, double J) {
+      int XI = std::clamp(int(I), 0, W - 1), YJ = std::clamp(int(J), 0, H - 1);
+      return double(SrcF[(size_t(YJ) * W + XI) * 4 + C]);
+    };
+    return (1 - A) * (1 - B) * At(FU, FV) + A * (1 - B) * At(FU + 1, FV) +
+           (1 - A) * B * At(FU, FV + 1) + A * B * At(FU + 1, FV + 1);
+  }
+  cl_mem image(const cl_image_format &F, int Width, int Height,
+               const void *Init) {
+    cl_image_desc D = {};
+    D.image_type = CL_MEM_OBJECT_IMAGE2D;
+    D.image_width = size_t(Width);
+    D.image_height = size_t(Height);
+    cl_int Err = CL_SUCCESS;
+    cl_mem M = clCreateImage(
+        P.Ctx, CL_MEM_READ_WRITE | (Init ? CL_MEM_COPY_HOST_PTR : 0), &F, &D,
+        const_cast<void *>(Init), &Err);
+    if (Err == CL_IMAGE_FORMAT_NOT_SUPPORTED)
+      throw NotAvailable("image format not supported");
+    check(Err, "clCreateImage");
+    Mems.push_back(M);
+    return M;
+  }
+  Kind Which;
+  int W, H, OW, OH;
+  size_t OutBytes = 0;
+  std::vector<uint8_t> SrcB;
+  std::vector<float> SrcF;
+  cl_mem Src = nullptr, Dst = nullptr;
+  cl_sampler Smp = nullptr;
+  cl_kernel K = nullptr;
+};
+
 // Blocking clEnqueueMapBuffer (read/write, whole buffer) + unmap + clFinish.
 class MapBench : public Bench {
 public:
@@ -2382,6 +2544,34 @@ std::vector<Spec> specs(const Sizes &S) {
                countStr(S.Compute) + " float atomic adds into 256 bins",
                [=](Platform &P) -> B {
                  return std::make_unique<HistBench>(P, S.Compute);
+               }});
+  double ImagePixels = double(S.Image) * S.Image;
+  double OutPixels = double(S.ImageOut) * S.ImageOut;
+  std::string ImageN = std::to_string(S.Image) + "x" + std::to_string(S.Image);
+  std::string OutN =
+      std::to_string(S.ImageOut) + "x" + std::to_string(S.ImageOut);
+  V.push_back({"image_copy", "GB/s", 8 * ImagePixels / GB, 0, true,
+               ImageN + " RGBA8 (CL_UNSIGNED_INT8), read_imageui + "
+                        "write_imageui",
+               [=](Platform &P) -> B {
+                 return std::make_unique<ImageBench>(P, ImageBench::Copy,
+                                                     S.Image, S.Image, 0, 0);
+               }});
+  V.push_back({"image_bilinear", "Gpix/s", OutPixels / GB, 0, false,
+               ImageN + " RGBA float to " + OutN +
+                   ", linear normalized clamp-to-edge sampler",
+               [=](Platform &P) -> B {
+                 return std::make_unique<ImageBench>(P, ImageBench::Bilinear,
+                                                     S.Image, S.Image,
+                                                     S.ImageOut, S.ImageOut);
+               }});
+  V.push_back({"image_nearest_u8", "Gpix/s", OutPixels / GB, 0, false,
+               ImageN + " RGBA8 (CL_UNORM_INT8) to " + OutN +
+                   ", nearest unnormalized sampler, int coordinates",
+               [=](Platform &P) -> B {
+                 return std::make_unique<ImageBench>(P, ImageBench::Nearest,
+                                                     S.Image, S.Image,
+                                                     S.ImageOut, S.ImageOut);
                }});
   V.push_back({"build_cold", "ms", 0, 1e3, false,
                "clBuildProgram, new source (nonce)", [](Platform &P) -> B {

@@ -73,8 +73,34 @@ Smp __translate_sampler_initializer(int Bits) { return (Smp)(ulong)Bits; }
 
 static uint samplerBits(Smp S) { return (uint)(ulong)S; }
 
+/// The element at (\p X, \p Y), inside the image: the row's start, plus
+/// the offset in the row in 32 bits (a 2D row holds at most
+/// CL_DEVICE_IMAGE2D_MAX_WIDTH elements of at most 16 bytes), so that a
+/// work-item loop gathers with 32-bit indices from one base.
 static global uchar *texel(Img I, int X, int Y) {
-  return I->data + (ulong)Y * I->row_pitch + (ulong)X * I->elem_size;
+  return I->data + (ulong)Y * I->row_pitch + X * (int)I->elem_size;
+}
+
+/// A 4-channel element of 8-bit channels is read and written as one 32-bit
+/// word (channel 0 in the low byte): a work-item loop then gathers (or,
+/// where the texels are adjacent, loads) one word per texel instead of four
+/// bytes. The channels stay 32-bit integers (shifts and masks, no uchar4,
+/// which the vectorizer would not widen). Row pitches are multiples of the
+/// element size, but the data of a CL_MEM_USE_HOST_PTR image need not be
+/// aligned: unaligned words.
+typedef uint __attribute__((aligned(1))) UnalignedWord;
+static uint4 loadBytes4(global uchar *P) {
+  uint W = *(global UnalignedWord *)P;
+  return (uint4)(W, W >> 8, W >> 16, W >> 24) & 0xFF;
+}
+/// The same, each byte sign-extended.
+static int4 loadSignedBytes4(global uchar *P) {
+  int W = *(global UnalignedWord *)P;
+  return (int4)(W << 24, W << 16, W << 8, W) >> 24;
+}
+/// Stores the low bytes of \p V's channels (each at most 0xFF).
+static void storeBytes4(global uchar *P, uint4 V) {
+  *(global UnalignedWord *)P = V.x | V.y << 8 | V.z << 16 | V.w << 24;
 }
 
 /// Element (X, Y) of 2D slice or array layer \p Z (a 1D image array's
@@ -134,6 +160,10 @@ static float4 loadAtF(Img I, global uchar *P) {
   float4 V = 0.0f;
   switch (I->type) {
   case T_UNORM_INT8:
+    if (I->channels == 4) {
+      V = convert_float4(loadBytes4(P)) / 255.0f;
+      break;
+    }
     for (uint C = 0; C < I->channels; ++C)
       V[C] = P[C] / 255.0f;
     break;
@@ -186,6 +216,10 @@ static float4 loadF(Img I, int X, int Y) { return loadAtF(I, texel(I, X, Y)); }
 /// The element at \p P of an integer format as (R, G, B, A), sign- or
 /// zero-extended.
 static int4 loadAtI(Img I, global uchar *P) {
+  if (I->channels == 4 && I->type == T_UNSIGNED_INT8)
+    return swizzleI(I, as_int4(loadBytes4(P)));
+  if (I->channels == 4 && I->type == T_SIGNED_INT8)
+    return swizzleI(I, loadSignedBytes4(P));
   int4 V = 0;
   for (uint C = 0; C < I->channels; ++C)
     switch (I->type) {
@@ -407,6 +441,10 @@ static void storeAtF(Img I, global uchar *P, float4 V) {
   // saturation.
   switch (I->type) {
   case T_UNORM_INT8:
+    if (I->channels == 4) {
+      storeBytes4(P, min(convert_uint4_sat_rte(S * 255.0f), 255u));
+      break;
+    }
     for (uint K = 0; K < I->channels; ++K)
       P[K] = convert_uchar_sat_rte(S[K] * 255.0f);
     break;
@@ -462,6 +500,14 @@ void __clcpu_write_imagef(Img I, int2 C, float4 V) {
 static void storeAtI(Img I, global uchar *P, int4 V) {
   int4 S = unswizzleI(I, V);
   uint4 U = as_uint4(S);
+  if (I->channels == 4 && I->type == T_UNSIGNED_INT8) {
+    storeBytes4(P, min(U, 255u));
+    return;
+  }
+  if (I->channels == 4 && I->type == T_SIGNED_INT8) {
+    storeBytes4(P, as_uint4(clamp(S, -128, 127)) & 0xFF);
+    return;
+  }
   for (uint K = 0; K < I->channels; ++K)
     switch (I->type) {
     case T_SIGNED_INT8:

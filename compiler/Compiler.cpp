@@ -114,6 +114,19 @@ bool parseOptions(const std::string &Text, Options &Out, std::string &Error) {
   return true;
 }
 
+std::string ArgBindings::key() const {
+  if (empty())
+    return "";
+  std::string K = "bind " + Kernel;
+  for (const Image &I : Images)
+    K += " " + std::to_string(I.Index) + ":image:" + std::to_string(I.Order) +
+         ":" + std::to_string(I.Type) + ":" + std::to_string(I.ElementSize) +
+         ":" + std::to_string(I.Channels);
+  for (const Sampler &S : Samplers)
+    K += " " + std::to_string(S.Index) + ":sampler:" + std::to_string(S.Bits);
+  return K;
+}
+
 bool parseLinkOptions(const std::string &Text, bool &IsLibrary,
                       std::string &Error) {
   // 5.8.7 "Linker Options": the library options and the math options (which

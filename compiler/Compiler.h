@@ -95,6 +95,40 @@ struct KernelInfo {
   size_t StackFrameSize = 0;
 };
 
+/// The image descriptor an image argument points to (runtime/Image.h's
+/// DeviceImage, builtins/image.cl's ClcpuImage): the byte offsets of the
+/// fields a launch-time specialization replaces with constants
+/// (compiler/passes/ImageArguments.cpp), and its size.
+struct ImageDescriptorLayout {
+  static constexpr unsigned Order = 40;
+  static constexpr unsigned Type = 44;
+  static constexpr unsigned ElementSize = 48;
+  static constexpr unsigned Channels = 52;
+  static constexpr unsigned Size = 56;
+};
+
+/// Values of one kernel's image and sampler arguments that a launch fixes:
+/// each image argument's format, each sampler argument's CLK_* bits. Code
+/// built with them (a launch-time specialization, runtime/Kernel.cpp)
+/// reads the images of exactly those formats: the format dispatch of
+/// every image access folds away and the work-item loop vectorizes.
+struct ArgBindings {
+  struct Image {
+    unsigned Index = 0;
+    uint32_t Order = 0, Type = 0, ElementSize = 0, Channels = 0;
+  };
+  struct Sampler {
+    unsigned Index = 0;
+    uint32_t Bits = 0;
+  };
+  std::string Kernel; // empty: none
+  std::vector<Image> Images;
+  std::vector<Sampler> Samplers;
+  bool empty() const { return Kernel.empty(); }
+  /// One line naming every value (the specialization's key).
+  std::string key() const;
+};
+
 /// Build options parsed from the clBuildProgram string.
 struct Options {
   std::vector<std::string> ClangArgs; // -D/-I/-w/-Werror/-cl-* for cc1
@@ -117,6 +151,9 @@ struct Options {
   /// -clcpu-force-fibers (clcpu's own option): kernels with barriers run on
   /// fibers instead of barrier regions (for tests and benchmarks).
   bool ForceFibers = false;
+  /// Not an option: the argument values a launch-time specialization
+  /// fixes (BuildSettings::Bindings).
+  ArgBindings Bindings;
 };
 
 /// Per-call settings the runtime takes from its configuration
@@ -149,6 +186,10 @@ struct BuildSettings {
   /// The SPIR-V reader run for IL programs (compiler/Spirv.cpp); empty:
   /// DefaultSpirvTranslator.
   std::string SpirvTranslator;
+  /// Build a launch-time specialization of kernel Bindings.Kernel for
+  /// these argument values (empty: the ordinary build). Part of the
+  /// kernel cache's key.
+  ArgBindings Bindings;
 };
 
 /// The tool that reads SPIR-V into LLVM bitcode (Khronos'

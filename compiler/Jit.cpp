@@ -620,9 +620,14 @@ cl_int buildCached(const std::string &KeySource, const char *KeyKind,
     Log += "error: " + OptErr + "\n";
     return CL_INVALID_BUILD_OPTIONS;
   }
+  // A launch-time specialization is the same program with some argument
+  // values fixed: its own cache entry.
+  Opts.Bindings = S.Bindings;
   std::string Key;
   if (!S.CacheDir.empty()) {
-    Key = cache::key(KeySource, KeyKind + OptionText, S.DriverVersion);
+    Key = cache::key(S.Bindings.empty() ? KeySource
+                                        : S.Bindings.key() + "\n" + KeySource,
+                     KeyKind + OptionText, S.DriverVersion);
     BinaryContents Entry;
     std::string Note;
     if (cache::load(S.CacheDir, Key, S.DriverVersion, Entry, Note) &&

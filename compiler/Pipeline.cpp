@@ -295,6 +295,47 @@ bool checkUnresolved(const Module &M, std::string &Log) {
 
 } // namespace
 
+bool parseArgBindings(const std::string &Text, ArgBindings &Out) {
+  Out = ArgBindings();
+  std::vector<std::string> Tok;
+  for (StringRef Rest = Text; !Rest.trim().empty();) {
+    auto [Word, Tail] = Rest.ltrim().split(' ');
+    Tok.push_back(Word.str());
+    Rest = Tail;
+  }
+  if (Tok.size() < 2 || Tok[0] != "bind")
+    return false;
+  Out.Kernel = Tok[1];
+  for (size_t I = 2; I < Tok.size(); ++I) {
+    std::vector<uint64_t> N;
+    std::string Kind;
+    size_t Pos = 0;
+    for (int Field = 0; Pos <= Tok[I].size(); ++Field) {
+      size_t End = Tok[I].find(':', Pos);
+      std::string F = Tok[I].substr(
+          Pos, End == std::string::npos ? std::string::npos : End - Pos);
+      if (Field == 1)
+        Kind = F;
+      else if (F.empty() || F.size() > 10 ||
+               F.find_first_not_of("0123456789") != std::string::npos)
+        return false;
+      else
+        N.push_back(std::stoull(F));
+      if (End == std::string::npos)
+        break;
+      Pos = End + 1;
+    }
+    if (Kind == "image" && N.size() == 5)
+      Out.Images.push_back({unsigned(N[0]), uint32_t(N[1]), uint32_t(N[2]),
+                            uint32_t(N[3]), uint32_t(N[4])});
+    else if (Kind == "sampler" && N.size() == 2)
+      Out.Samplers.push_back({unsigned(N[0]), uint32_t(N[1])});
+    else
+      return false;
+  }
+  return true;
+}
+
 void configureKernelPipeline(PassBuilder &PB) {
   enableOuterLoopVectorization();
   registerPasses(PB);

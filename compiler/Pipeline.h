@@ -37,6 +37,11 @@ bool lowerKernels(llvm::Module &M, llvm::TargetMachine &TM, const Options &Opts,
 /// optimizer lowerKernels runs.
 void configureKernelPipeline(llvm::PassBuilder &PB);
 
+/// Reads what ArgBindings::key() wrote into \p Out (clcpu-opt's -bind: a
+/// launch-time specialization from the command line); false if \p Text
+/// is malformed.
+bool parseArgBindings(const std::string &Text, ArgBindings &Out);
+
 /// The four analysis managers a module pipeline runs with. They exist
 /// before the PassBuilder (instrumentation takes the module manager);
 /// registerWith fills them with \p PB's analyses (clcpu's included once

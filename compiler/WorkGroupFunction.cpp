@@ -23,6 +23,7 @@
 #include "compiler/passes/DeferFloatAdds.h"
 #include "compiler/passes/DeviceEnqueueCalls.h"
 #include "compiler/passes/FlattenAddressSpaces.h"
+#include "compiler/passes/ImageArguments.h"
 #include "compiler/passes/LowerWorkGroupSync.h"
 #include "compiler/passes/PassRegistry.h"
 #include "compiler/passes/ProgressYields.h"
@@ -210,15 +211,38 @@ Function *beginWorkGroupFunction(Module &M, Function &Kernel,
       1, Attribute::getWithAlignment(C, Align(alignof(WorkGroupContext))));
   Value *ArgsArr = WG->getArg(0), *Ctx = WG->getArg(1);
   MDNode *Invariant = MDNode::get(C, {});
+  // An image argument points to its descriptor, which the runtime always
+  // passes (clSetKernelArg refuses a NULL image): loads of it may be
+  // hoisted out of the work-item loop also from under a branch.
+  MDNode *Types = Kernel.getMetadata("kernel_arg_type");
+  auto IsImage = [&](unsigned I) {
+    auto *S = Types && I < Types->getNumOperands()
+                  ? dyn_cast_or_null<MDString>(Types->getOperand(I).get())
+                  : nullptr;
+    return S && S->getString().starts_with("image");
+  };
+  Type *I64 = Type::getInt64Ty(C);
+  MDNode *Descriptor = MDNode::get(C, ConstantAsMetadata::get(ConstantInt::get(
+                                          I64, ImageDescriptorLayout::Size)));
+  MDNode *DescriptorAlign =
+      MDNode::get(C, ConstantAsMetadata::get(ConstantInt::get(I64, 8)));
   B.SetInsertPoint(BasicBlock::Create(C, "entry", WG));
   for (unsigned I = 0; I < Kernel.arg_size(); ++I) {
     auto *Slot =
         B.CreateLoad(Ptr, B.CreateConstInBoundsGEP1_64(Ptr, ArgsArr, I));
     Slot->setMetadata(LLVMContext::MD_invariant_load, Invariant);
-    if (Kernel.getParamByValType(I))
+    if (Kernel.getParamByValType(I)) {
       CallArgs.push_back(Slot);
-    else
-      CallArgs.push_back(B.CreateLoad(Kernel.getArg(I)->getType(), Slot));
+      continue;
+    }
+    LoadInst *V = B.CreateLoad(Kernel.getArg(I)->getType(), Slot);
+    if (IsImage(I) && V->getType()->isPointerTy()) {
+      V->setMetadata(LLVMContext::MD_dereferenceable, Descriptor);
+      V->setMetadata(LLVMContext::MD_align, DescriptorAlign);
+      V->setMetadata(LLVMContext::MD_nonnull, Invariant);
+      V->setMetadata(LLVMContext::MD_noundef, Invariant);
+    }
+    CallArgs.push_back(V);
   }
   CallArgs.push_back(Ctx);
   return WG;
@@ -438,6 +462,40 @@ Function *cloneBody(Module &M, Function &F, const KernelInfo &K,
   return Body;
 }
 
+/// Names \p K's image and sampler parameters in \p Body's
+/// ImageArgumentsMetadata, with the values \p Bindings fixes if it is a
+/// specialization of this kernel; false if the kernel has neither.
+bool describeImageArguments(Function &Body, const KernelInfo &K,
+                            const ArgBindings &Bindings) {
+  LLVMContext &C = Body.getContext();
+  Type *I32 = Type::getInt32Ty(C);
+  auto Int = [&](uint64_t V) {
+    return ConstantAsMetadata::get(ConstantInt::get(I32, V));
+  };
+  bool Mine = Bindings.Kernel == K.Name;
+  SmallVector<Metadata *, 4> Args;
+  for (unsigned I = 0; I < K.Args.size(); ++I) {
+    if (K.Args[I].isImage()) {
+      SmallVector<Metadata *, 6> Ops{Int(I), MDString::get(C, "image")};
+      for (const ArgBindings::Image &B : Bindings.Images)
+        if (Mine && B.Index == I)
+          Ops.append(
+              {Int(B.Order), Int(B.Type), Int(B.ElementSize), Int(B.Channels)});
+      Args.push_back(MDNode::get(C, Ops));
+    } else if (K.Args[I].isSampler()) {
+      SmallVector<Metadata *, 3> Ops{Int(I), MDString::get(C, "sampler")};
+      for (const ArgBindings::Sampler &B : Bindings.Samplers)
+        if (Mine && B.Index == I)
+          Ops.push_back(Int(B.Bits));
+      Args.push_back(MDNode::get(C, Ops));
+    }
+  }
+  if (Args.empty())
+    return false;
+  Body.setMetadata(ImageArgumentsMetadata, MDNode::get(C, Args));
+  return true;
+}
+
 } // namespace
 
 bool isKernelLocalVariable(const GlobalVariable &G, StringRef Kernel) {
@@ -473,6 +531,11 @@ bool formWorkGroupFunction(Module &M, Function &F,
     FAM.invalidate(*Body, PA);
     return !PA.areAllPreserved();
   };
+  // Image accesses: the descriptors' loads invariant, and in a launch's
+  // specialization the formats and samplers it fixes as constants, so that
+  // every access folds to one conversion the work-item loop vectorizes.
+  if (describeImageArguments(*Body, K, Opts.Bindings))
+    Run(ImageArgumentsPass());
   // -g: the work-item's ids as variables a debugger prints.
   Run(WorkItemDebugVariablesPass());
   // get_global_id and the other work-item functions as context loads and

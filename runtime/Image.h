@@ -8,6 +8,7 @@
 // row by row with the pitches below, so every host command is a rectangle
 // copy (copyRect) and a map is a pointer into the image.
 
+#include "compiler/Compiler.h"
 #include "runtime/Mem.h"
 
 #include <CL/cl.h>
@@ -85,6 +86,17 @@ struct DeviceImage {
   uint32_t Order, Type, ElementSize, Channels;
 };
 static_assert(sizeof(DeviceImage) == 56, "the layout of builtins/image.cl");
+// The fields a launch-time specialization fixes (compiler::ArgBindings).
+static_assert(offsetof(DeviceImage, Order) ==
+                      compiler::ImageDescriptorLayout::Order &&
+                  offsetof(DeviceImage, Type) ==
+                      compiler::ImageDescriptorLayout::Type &&
+                  offsetof(DeviceImage, ElementSize) ==
+                      compiler::ImageDescriptorLayout::ElementSize &&
+                  offsetof(DeviceImage, Channels) ==
+                      compiler::ImageDescriptorLayout::Channels &&
+                  sizeof(DeviceImage) == compiler::ImageDescriptorLayout::Size,
+              "compiler/Compiler.h's ImageDescriptorLayout");
 
 /// What an image memory object is beyond its bytes. Immutable.
 struct ImageDesc {

@@ -277,6 +277,15 @@ cl_int Kernel::checkArg(cl_uint Index, size_t Size, const void *Value,
     cl_mem H = nullptr;
     if (Value)
       std::memcpy(&H, Value, sizeof H);
+    // CL_INVALID_MEM_OBJECT for an argument declared to be a memory object
+    // when the specified arg_value is not a valid memory object (the NULL
+    // value is allowed for buffers only; kernels read an image's
+    // descriptor unconditionally).
+    if (!H && A.isImage())
+      return fail(CL_INVALID_MEM_OBJECT,
+                  "argument " + std::to_string(Index) + " (" + A.TypeName +
+                      ") needs an image, arg_value is NULL",
+                  context());
     if (H) {
       Mem *M = Mem::fromHandle(H);
       // CL_INVALID_MEM_OBJECT for an argument declared to be a memory object
@@ -552,6 +561,66 @@ void Kernel::chooseLocalSize(LaunchDescription &R, size_t MaxTotal,
     R.EnqueuedLocalSize[D] = 1;
 }
 
+namespace {
+/// The formats of the images and the bits of the samplers \p Args bind to
+/// kernel \p K's arguments, read under \p ArgsLock (null: \p Args is the
+/// caller's own copy); empty if the kernel has neither or one is not set.
+compiler::ArgBindings bindings(const compiler::KernelInfo &K,
+                               const std::vector<Kernel::ArgValue> &Args,
+                               std::mutex *ArgsLock) {
+  compiler::ArgBindings B;
+  bool Any = false;
+  for (const compiler::ArgInfo &A : K.Args)
+    Any |= A.isImage() || A.isSampler();
+  if (!Any)
+    return B;
+  std::unique_lock<std::mutex> G;
+  if (ArgsLock)
+    G = std::unique_lock<std::mutex>(*ArgsLock);
+  for (unsigned I = 0; I < K.Args.size() && I < Args.size(); ++I) {
+    const Kernel::ArgValue &V = Args[I];
+    if (K.Args[I].isImage()) {
+      Mem *M = V.Buffer ? Mem::fromHandle(V.Buffer) : nullptr;
+      if (!M || !M->isImage())
+        return {}; // the launch fails its checks
+      const DeviceImage &D = M->image()->Device;
+      B.Images.push_back({I, D.Order, D.Type, D.ElementSize, D.Channels});
+    } else if (K.Args[I].isSampler()) {
+      uint64_t Bits = 0;
+      if (V.Bytes.size() != sizeof Bits)
+        return {};
+      std::memcpy(&Bits, V.Bytes.data(), sizeof Bits);
+      B.Samplers.push_back({I, static_cast<uint32_t>(Bits)});
+    }
+  }
+  B.Kernel = K.Name;
+  return B;
+}
+
+/// Whether \p B binds argument \p Index to an image of \p D's format.
+bool boundFormat(const compiler::ArgBindings &B, unsigned Index,
+                 const DeviceImage &D) {
+  for (const compiler::ArgBindings::Image &I : B.Images)
+    if (I.Index == Index)
+      return I.Order == D.Order && I.Type == D.Type &&
+             I.ElementSize == D.ElementSize && I.Channels == D.Channels;
+  return false;
+}
+
+/// Whether \p B binds argument \p Index to the sampler bits \p Bytes.
+bool boundSampler(const compiler::ArgBindings &B, unsigned Index,
+                  const std::vector<unsigned char> &Bytes) {
+  uint64_t Bits = 0;
+  if (Bytes.size() != sizeof Bits)
+    return false;
+  std::memcpy(&Bits, Bytes.data(), sizeof Bits);
+  for (const compiler::ArgBindings::Sampler &S : B.Samplers)
+    if (S.Index == Index)
+      return S.Bits == Bits;
+  return false;
+}
+} // namespace
+
 cl_int Kernel::prepare(CommandQueue *Q, const LaunchDescription &R,
                        std::shared_ptr<KernelLaunch> &Out) {
   return prepareWith(Q, R, State.Args, &Lock, Out);
@@ -567,22 +636,30 @@ cl_int Kernel::prepareWith(CommandQueue *Q, const LaunchDescription &R,
                            const std::vector<ArgValue> &Args,
                            std::mutex *ArgsLock,
                            std::shared_ptr<KernelLaunch> &Out) const {
+  // A kernel with image or sampler arguments runs its build specialized
+  // for the formats and sampler values of this launch, where the program
+  // has one (Program::specialization): its image accesses vectorize.
+  std::shared_ptr<const compiler::CompiledProgram> Code = Exe;
+  const compiler::KernelInfo *Run = &Info;
+  compiler::ArgBindings Bindings = bindings(Info, Args, ArgsLock);
+  if (!Bindings.empty())
+    if (auto Spec = Prog->specialization(Bindings))
+      for (const compiler::KernelInfo &K : Spec->Kernels)
+        // The same path as the ordinary build (the local size was chosen
+        // for it), else the ordinary build.
+        if (K.Name == Info.Name && K.Fn && K.PerWorkItem == Info.PerWorkItem &&
+            (K.RegionScratch > 0) == (Info.RegionScratch > 0) &&
+            K.LocalMemSize == Info.LocalMemSize) {
+          Code = Spec;
+          Run = &K;
+        }
   auto L = std::allocate_shared<KernelLaunch>(CommandAllocator<KernelLaunch>());
-  L->Exe = Exe;
+  L->Exe = Code;
   L->Exec = &Q->executor();
   L->Dev = Q->device();
   NDRangeJob &J = L->Job;
-  J.Fn = Info.Fn;
-  J.Name = Info.Name.c_str(); // Info lives in Exe, which the launch holds
-  J.PerWorkItem = Info.PerWorkItem;
-  J.FiberStack = fiberStackSize(stackFrame());
-  J.StackBytes = stackFrame() + StackHeadroom;
-  J.RegionScratch = Info.RegionScratch;
   J.Launch = R;
   J.Launch.SubGroupSize = subGroupSize();
-  J.LocalVarsSize = Info.LocalMemSize;
-  J.CheckBounds = Info.CheckSites != nullptr;
-  J.CheckReportFlagged = Info.CheckReportFlagged;
   // A hardware fault in the kernel also goes to the context's pfn_notify
   // (scheduler/StackGuard.h); the queue keeps the context alive.
   J.FaultNotify = [](const char *Message, void *Ctx) {
@@ -590,7 +667,6 @@ cl_int Kernel::prepareWith(CommandQueue *Q, const LaunchDescription &R,
   };
   J.FaultNotifyData = context();
   L->Ctx = context();
-  L->Info = &Info;
   // The application's __local sizes may add up past size_t (two of 2^63
   // bytes): summed with overflow checks before the limit check below.
   CheckedSize LocalBytes = Info.LocalMemSize;
@@ -625,6 +701,12 @@ cl_int Kernel::prepareWith(CommandQueue *Q, const LaunchDescription &R,
           // An image argument points to the image as kernels see it.
           P = M->isImage() ? const_cast<DeviceImage *>(&M->image()->Device)
                            : M->data();
+          // A specialization reads exactly the formats it was built for:
+          // an argument changed since (clSetKernelArg on another thread)
+          // takes the launch back to the ordinary build.
+          if (Run != &Info && M->isImage() &&
+              !boundFormat(Bindings, I, M->image()->Device))
+            Run = &Info, L->Exe = Exe;
           // (Not a pipe: its packets must be visible before the release
           // store of their sequence word, which non-temporal stores would
           // not be.)
@@ -643,10 +725,25 @@ cl_int Kernel::prepareWith(CommandQueue *Q, const LaunchDescription &R,
           Slot = L->Blocks.back().get();
         }
         std::memcpy(Slot, V.Bytes.data(), V.Bytes.size());
+        if (Run != &Info && Info.Args[I].isSampler() &&
+            !boundSampler(Bindings, I, V.Bytes))
+          Run = &Info, L->Exe = Exe;
       }
       L->ArgPtrs.push_back(Slot);
     }
   }
+  // The code the launch runs (Run lives in L->Exe, which the launch holds).
+  J.Fn = Run->Fn;
+  J.Name = Run->Name.c_str();
+  J.PerWorkItem = Run->PerWorkItem;
+  size_t Frame = std::max(Run->StackFrameSize, Run->PrivateMemSize);
+  J.FiberStack = fiberStackSize(Frame);
+  J.StackBytes = Frame + StackHeadroom;
+  J.RegionScratch = Run->RegionScratch;
+  J.LocalVarsSize = Run->LocalMemSize;
+  J.CheckBounds = Run->CheckSites != nullptr;
+  J.CheckReportFlagged = Run->CheckReportFlagged;
+  L->Info = Run;
   {
     cl_ulong MaxLocal = 0;
     Q->device()->getInfo(CL_DEVICE_LOCAL_MEM_SIZE,
@@ -669,10 +766,9 @@ cl_int Kernel::prepareWith(CommandQueue *Q, const LaunchDescription &R,
   // instance of kernel on the command-queue because of insufficient
   // resources needed to execute the kernel (here: a stack frame beyond what
   // a thread or fiber may reserve).
-  if (stackFrame() > MaxKernelStack)
+  if (Frame > MaxKernelStack)
     return fail(CL_OUT_OF_RESOURCES,
-                "kernel '" + Info.Name + "' needs " +
-                    std::to_string(stackFrame()) +
+                "kernel '" + Info.Name + "' needs " + std::to_string(Frame) +
                     " bytes of stack per call, more than the " +
                     std::to_string(MaxKernelStack) + " a thread may reserve",
                 context());

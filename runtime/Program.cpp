@@ -233,6 +233,13 @@ cl_int Program::runBuild(const std::string &OptText,
     Log = NewLog;
     Status = Err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     Exe = std::move(Compiled);
+    {
+      // Specializations of the previous build (no kernel holds one of its
+      // kernels' launches: a build needs the kernels gone, and launches
+      // hold their code themselves).
+      std::lock_guard<std::mutex> SG(SpecLock);
+      Specializations.clear();
+    }
     if (Orig != Origin::Binary) {
       Object.clear();
       ObjectType = CL_PROGRAM_BINARY_TYPE_NONE;
@@ -372,6 +379,50 @@ cl_int Program::link(Context *C, std::vector<Device *> Devs, const char *Opts,
 std::shared_ptr<const compiler::CompiledProgram> Program::executable() const {
   std::lock_guard<std::mutex> G(Lock);
   return Exe;
+}
+
+std::shared_ptr<const compiler::CompiledProgram>
+Program::specialization(const compiler::ArgBindings &B) {
+  if (Orig != Origin::Source || B.empty() || !config().SpecializeImages)
+    return nullptr;
+  std::string Key = B.key();
+  std::string OptText;
+  {
+    std::lock_guard<std::mutex> G(Lock);
+    if (!Exe || Building)
+      return nullptr;
+    OptText = Options;
+    std::lock_guard<std::mutex> SG(SpecLock);
+    if (auto It = Specializations.find(Key); It != Specializations.end())
+      return It->second;
+    if (Specializations.size() >= MaxSpecializations)
+      return nullptr;
+  }
+  // The same source and options, so the same kernels, with the argument
+  // values fixed (compiler/passes/ImageArguments.cpp); the kernel cache
+  // keeps it for the next run of the application.
+  compiler::BuildSettings S = buildSettings();
+  S.Bindings = B;
+  std::string BuildLog;
+  std::unique_ptr<compiler::CompiledProgram> Built;
+  cl_int Err = compiler::build(Source, OptText, BuildLog, Built, S);
+  std::shared_ptr<const compiler::CompiledProgram> Result;
+  if (Err == CL_SUCCESS) {
+    Result = std::move(Built);
+    if (config().LogKernelPaths)
+      for (const compiler::KernelInfo &K : Result->Kernels)
+        if (K.Name == B.Kernel)
+          std::fprintf(stderr, "clcpu: kernel %s (%s): %s\n", K.Name.c_str(),
+                       Key.c_str(), K.Path.c_str());
+  } else {
+    // Not the application's error: its build succeeded, and the launch
+    // runs that. Kept as null, so that it is not tried again.
+    logLine("specialization of kernel " + B.Kernel + " (" + Key +
+            ") failed; launches run the ordinary build: " + BuildLog);
+  }
+  std::lock_guard<std::mutex> G(Lock);
+  std::lock_guard<std::mutex> SG(SpecLock);
+  return Specializations.try_emplace(Key, Result).first->second;
 }
 
 std::string Program::binary() const {

@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -79,6 +80,17 @@ public:
 
   /// The last successful build, or nullptr (also while a build runs).
   std::shared_ptr<const compiler::CompiledProgram> executable() const;
+  /// The last successful build specialized for the argument values \p B
+  /// of one of its kernels (compiler::ArgBindings), built at the first
+  /// request and kept with the build; null if the program has no source
+  /// to build again (binaries, IL, linked programs), already holds
+  /// MaxSpecializations, or the build failed: the launch then runs the
+  /// ordinary build. Thread-safe; the build runs outside the locks.
+  std::shared_ptr<const compiler::CompiledProgram>
+  specialization(const compiler::ArgBindings &B);
+  /// Specializations kept per build at most (an application cycling
+  /// through formats gets the ordinary build beyond them).
+  static constexpr size_t MaxSpecializations = 16;
   /// The program binary (CL_PROGRAM_BINARIES) of every device; empty if
   /// there is nothing to return.
   std::string binary() const;
@@ -113,6 +125,11 @@ private:
   std::string Log;
   std::shared_ptr<const compiler::CompiledProgram> Exe;
   std::string Object; // compiled object or library (LLVM bitcode)
+  /// specialization()'s builds by ArgBindings::key(), for Exe; guarded by
+  /// SpecLock (taken after Lock, never before).
+  std::map<std::string, std::shared_ptr<const compiler::CompiledProgram>>
+      Specializations;
+  mutable std::mutex SpecLock;
   cl_program_binary_type ObjectType = CL_PROGRAM_BINARY_TYPE_NONE;
 
   /// Marks a build/compile as running; fails if one is or kernels exist, or

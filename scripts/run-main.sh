@@ -5,7 +5,7 @@
 # that loader and show what they print.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-EXAMPLES="saxpy scan compact radix_sort segmented_scan matmul"
+EXAMPLES="saxpy scan compact radix_sort segmented_scan matmul image_resize"
 CLCPU_BUILD_TARGETS="clcpu $EXAMPLES" ./scripts/build.sh
 BUILD_DIR=${CLCPU_BUILD_DIR:-build}
 SUDO=""

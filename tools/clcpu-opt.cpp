@@ -71,6 +71,13 @@ static cl::opt<std::string>
               cl::desc("Build options for a .cl input and for "
                        "clcpu-kernels"),
               cl::init(""));
+static cl::opt<std::string> Bind(
+    "bind",
+    cl::desc(
+        "clcpu-kernels: build a launch-time specialization, the "
+        "argument values as compiler::ArgBindings::key() writes them "
+        "(\"bind KERNEL 0:image:ORDER:TYPE:SIZE:CHANNELS 1:sampler:BITS\")"),
+    cl::init(""));
 static cl::opt<bool> DisableOutput("disable-output", cl::desc("Print nothing"));
 static cl::opt<bool> DebugPM("debug-pass-manager",
                              cl::desc("Print each pass as it runs"));
@@ -173,6 +180,10 @@ int main(int argc, char **argv) {
   std::string OptErr;
   if (!parseOptions(ClOptions, Opts, OptErr)) {
     errs() << "clcpu-opt: " << OptErr << "\n";
+    return 1;
+  }
+  if (!Bind.empty() && !parseArgBindings(Bind, Opts.Bindings)) {
+    errs() << "clcpu-opt: malformed -bind value\n";
     return 1;
   }
   LLVMContext Ctx;

@@ -18,6 +18,7 @@
 #include "compiler/passes/FlattenAddressSpaces.h"
 #include "compiler/passes/GridStridePrefetch.h"
 #include "compiler/passes/GuardedLoopBound.h"
+#include "compiler/passes/ImageArguments.h"
 #include "compiler/passes/InvariantDivision.h"
 #include "compiler/passes/LoopSyncPoints.h"
 #include "compiler/passes/LowerWorkGroupSync.h"

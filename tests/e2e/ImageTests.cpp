@@ -1352,3 +1352,79 @@ TEST_CASE("6.15.15: sampler constants, sampler-less and integer reads, "
   clReleaseKernel(K);
   clReleaseProgram(P);
 }
+
+TEST_CASE("6.15.15: one kernel object launched with images of other "
+          "formats and other samplers reads each launch's own (launch-time "
+          "specializations, compiler/passes/ImageArguments.cpp)",
+          "[.images]") {
+  Env E;
+  // Wider than a vector and no multiple of one: vector and remainder.
+  const int W = 37, H = 3;
+  std::vector<unsigned char> In(W * H * 4);
+  for (size_t I = 0; I < In.size(); ++I)
+    In[I] = static_cast<unsigned char>(I * 37 + 11);
+  cl_image_desc D = desc(CL_MEM_OBJECT_IMAGE2D, W, H);
+  const cl_image_format Bgra8 = {CL_BGRA, CL_UNORM_INT8};
+  const cl_image_format RgbaF = {CL_RGBA, CL_FLOAT};
+  cl_mem Rgba =
+      E.image(Rgba8, D, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, In.data());
+  cl_mem Bgra =
+      E.image(Bgra8, D, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, In.data());
+  cl_mem Dst = E.image(RgbaF, D, CL_MEM_WRITE_ONLY);
+  const char *Code = R"(
+    kernel void shift(read_only image2d_t src, sampler_t s,
+                      write_only image2d_t dst) {
+      int2 c = (int2)(get_global_id(0), get_global_id(1));
+      write_imagef(dst, c, read_imagef(src, s, c + (int2)(1, 0)));
+    })";
+  cl_program P;
+  cl_kernel K = buildKernel(E, Code, "shift", P);
+  // 5.9.2: an image argument takes an image; NULL is for buffers only.
+  cl_mem Null = nullptr;
+  CHECK(clSetKernelArg(K, 0, sizeof Null, &Null) == CL_INVALID_MEM_OBJECT);
+  cl_sampler Edge = clCreateSampler(E.C, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE,
+                                    CL_FILTER_NEAREST, nullptr);
+  cl_sampler Border = clCreateSampler(E.C, CL_FALSE, CL_ADDRESS_CLAMP,
+                                      CL_FILTER_NEAREST, nullptr);
+  REQUIRE(Edge);
+  REQUIRE(Border);
+  REQUIRE(clSetKernelArg(K, 2, sizeof Dst, &Dst) == CL_SUCCESS);
+  struct Launch {
+    cl_mem Src;
+    cl_sampler S;
+    bool Swap;   // BGRA: the stored bytes are B, G, R, A
+    bool Border; // CL_ADDRESS_CLAMP: the last column reads the border
+  } Launches[] = {{Rgba, Edge, false, false},
+                  {Bgra, Edge, true, false},
+                  {Rgba, Border, false, true},
+                  {Rgba, Edge, false, false}};
+  for (const Launch &L : Launches) {
+    REQUIRE(clSetKernelArg(K, 0, sizeof L.Src, &L.Src) == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(K, 1, sizeof L.S, &L.S) == CL_SUCCESS);
+    size_t G[2] = {W, H};
+    REQUIRE(clEnqueueNDRangeKernel(E.Q, K, 2, nullptr, G, nullptr, 0, nullptr,
+                                   nullptr) == CL_SUCCESS);
+    std::vector<float> Out(W * H * 4);
+    size_t Z[3] = {0, 0, 0}, R[3] = {W, H, 1};
+    REQUIRE(clEnqueueReadImage(E.Q, Dst, CL_TRUE, Z, R, 0, 0, Out.data(), 0,
+                               nullptr, nullptr) == CL_SUCCESS);
+    bool Ok = true;
+    for (int Y = 0; Y < H; ++Y)
+      for (int X = 0; X < W; ++X)
+        for (int C = 0; C < 4; ++C) {
+          // 8.2: clamp-to-edge repeats the last column; clamp reads the
+          // border color, (0, 0, 0, 0) for an order with alpha.
+          int SX = std::min(X + 1, W - 1);
+          int Stored = L.Swap && C < 3 ? 2 - C : C;
+          float Want = L.Border && X + 1 == W
+                           ? 0.0f
+                           : In[(Y * W + SX) * 4 + Stored] / 255.0f;
+          Ok &= Out[(Y * W + X) * 4 + C] == Want;
+        }
+    CHECK(Ok);
+  }
+  clReleaseSampler(Edge);
+  clReleaseSampler(Border);
+  clReleaseKernel(K);
+  clReleaseProgram(P);
+}
