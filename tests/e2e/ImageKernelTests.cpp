@@ -6,6 +6,7 @@
 // Hidden ("[.images]"): the e2e_images test runs them with images on.
 
 #include "Common.h"
+#include "SamplerReference.h"
 
 #include <catch2/catch.hpp>
 
@@ -271,53 +272,12 @@ struct Ref {
                    : std::array<float, 4>{0, 0, 0, 1};
     return Px[(static_cast<size_t>(Z) * Size[1] + Y) * Size[0] + X];
   }
-  /// Nearest: the index of \p S, -1 for the border color.
   static int nearest(float S, int N, bool Norm, cl_addressing_mode Mode) {
-    if (Mode == CL_ADDRESS_REPEAT) {
-      float U = (S - std::floor(S)) * N;
-      int I = static_cast<int>(std::floor(U));
-      return I > N - 1 ? I - N : I;
-    }
-    if (Mode == CL_ADDRESS_MIRRORED_REPEAT) {
-      float M = std::fabs(S - 2.0f * std::rint(0.5f * S));
-      return std::min(static_cast<int>(std::floor(M * N)), N - 1);
-    }
-    float U = Norm ? S * N : S;
-    int I = static_cast<int>(std::floor(U));
-    if (Mode == CL_ADDRESS_CLAMP)
-      return I < 0 || I >= N ? -1 : I;
-    return std::clamp(I, 0, N - 1);
+    return sampler_ref::nearest(S, N, Norm, Mode);
   }
-  /// Linear: i0, i1 (-1: border) and the weight of i1.
   static float linear(float S, int N, bool Norm, cl_addressing_mode Mode,
                       int &I0, int &I1) {
-    float U;
-    if (Mode == CL_ADDRESS_REPEAT) {
-      U = (S - std::floor(S)) * N;
-      I0 = static_cast<int>(std::floor(U - 0.5f));
-      I1 = I0 + 1;
-      if (I0 < 0)
-        I0 += N;
-      if (I1 > N - 1)
-        I1 -= N;
-    } else if (Mode == CL_ADDRESS_MIRRORED_REPEAT) {
-      U = std::fabs(S - 2.0f * std::rint(0.5f * S)) * N;
-      I0 = std::max(static_cast<int>(std::floor(U - 0.5f)), 0);
-      I1 = std::min(static_cast<int>(std::floor(U - 0.5f)) + 1, N - 1);
-    } else {
-      U = Norm ? S * N : S;
-      I0 = static_cast<int>(std::floor(U - 0.5f));
-      I1 = I0 + 1;
-      if (Mode == CL_ADDRESS_CLAMP) {
-        I0 = I0 < 0 || I0 >= N ? -1 : I0;
-        I1 = I1 < 0 || I1 >= N ? -1 : I1;
-      } else {
-        I0 = std::clamp(I0, 0, N - 1);
-        I1 = std::clamp(I1, 0, N - 1);
-      }
-    }
-    float F = U - 0.5f;
-    return F - std::floor(F);
+    return sampler_ref::linear(S, N, Norm, Mode, I0, I1);
   }
   int layer(float L) const {
     return static_cast<int>(

@@ -3,6 +3,7 @@
 // ("[.images]"): the e2e_images test runs them.
 
 #include "Common.h"
+#include "SamplerReference.h"
 
 #include <catch2/catch.hpp>
 
@@ -1065,56 +1066,8 @@ TEST_CASE("cl_khr_command_buffer: image commands are recorded and replayed",
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// OpenCL C 8.2: the element index of coordinate \p S for nearest
-/// filtering; -1 for the border color.
-int refNearest(float S, int Size, bool Norm, cl_addressing_mode Mode) {
-  if (Mode == CL_ADDRESS_REPEAT) {
-    float U = (S - std::floor(S)) * Size;
-    int I = static_cast<int>(std::floor(U));
-    return I > Size - 1 ? I - Size : I;
-  }
-  if (Mode == CL_ADDRESS_MIRRORED_REPEAT) {
-    float M = std::fabs(S - 2.0f * std::rint(0.5f * S));
-    return std::min(static_cast<int>(std::floor(M * Size)), Size - 1);
-  }
-  float U = Norm ? S * Size : S;
-  int I = static_cast<int>(std::floor(U));
-  if (Mode == CL_ADDRESS_CLAMP)
-    return I < 0 || I >= Size ? -1 : I;
-  return std::clamp(I, 0, Size - 1); // CLAMP_TO_EDGE (NONE: kept inside)
-}
-
-/// 8.2, linear: indices i0, i1 (-1: border) and the weight of i1.
-float refLinear(float S, int Size, bool Norm, cl_addressing_mode Mode, int &I0,
-                int &I1) {
-  float U;
-  if (Mode == CL_ADDRESS_REPEAT) {
-    U = (S - std::floor(S)) * Size;
-    I0 = static_cast<int>(std::floor(U - 0.5f));
-    I1 = I0 + 1;
-    if (I0 < 0)
-      I0 += Size;
-    if (I1 > Size - 1)
-      I1 -= Size;
-  } else if (Mode == CL_ADDRESS_MIRRORED_REPEAT) {
-    U = std::fabs(S - 2.0f * std::rint(0.5f * S)) * Size;
-    I0 = std::max(static_cast<int>(std::floor(U - 0.5f)), 0);
-    I1 = std::min(static_cast<int>(std::floor(U - 0.5f)) + 1, Size - 1);
-  } else {
-    U = Norm ? S * Size : S;
-    I0 = static_cast<int>(std::floor(U - 0.5f));
-    I1 = I0 + 1;
-    if (Mode == CL_ADDRESS_CLAMP) {
-      I0 = I0 < 0 || I0 >= Size ? -1 : I0;
-      I1 = I1 < 0 || I1 >= Size ? -1 : I1;
-    } else {
-      I0 = std::clamp(I0, 0, Size - 1);
-      I1 = std::clamp(I1, 0, Size - 1);
-    }
-  }
-  float F = U - 0.5f;
-  return F - std::floor(F);
-}
+using sampler_ref::linear;
+using sampler_ref::nearest;
 
 struct RefImage {
   int W, H;
@@ -1128,10 +1081,10 @@ struct RefImage {
   std::array<float, 4> sample(float S, float T, bool Norm,
                               cl_addressing_mode Mode, bool Linear) const {
     if (!Linear)
-      return at(refNearest(S, W, Norm, Mode), refNearest(T, H, Norm, Mode));
+      return at(nearest(S, W, Norm, Mode), nearest(T, H, Norm, Mode));
     int X0, X1, Y0, Y1;
-    float A = refLinear(S, W, Norm, Mode, X0, X1);
-    float B = refLinear(T, H, Norm, Mode, Y0, Y1);
+    float A = linear(S, W, Norm, Mode, X0, X1);
+    float B = linear(T, H, Norm, Mode, Y0, Y1);
     std::array<float, 4> R{};
     auto T00 = at(X0, Y0), T10 = at(X1, Y0), T01 = at(X0, Y1), T11 = at(X1, Y1);
     for (int C = 0; C < 4; ++C)
