@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,21 @@ enum ArgAddressSpace : unsigned {
   ArgLocal = 3,
 };
 
+/// True for the OpenCL C image type names (image2d_t, ..., the
+/// multi-sample ones too), as kernel_arg_type_name gives them: an argument
+/// of such a type takes an image. A pointer to a struct named
+/// image_something is a buffer argument.
+inline bool isImageTypeName(std::string_view TypeName) {
+  for (const char *T :
+       {"image1d_t", "image1d_buffer_t", "image1d_array_t", "image2d_t",
+        "image2d_array_t", "image3d_t", "image2d_depth_t",
+        "image2d_array_depth_t", "image2d_msaa_t", "image2d_array_msaa_t",
+        "image2d_msaa_depth_t", "image2d_array_msaa_depth_t"})
+    if (TypeName == T)
+      return true;
+  return false;
+}
+
 struct ArgInfo {
   unsigned AddressSpace = ArgPrivate;
   std::string AccessQual; // "none", "read_only", ...
@@ -41,9 +57,11 @@ struct ArgInfo {
   bool isPointer() const {
     return AddressSpace == ArgGlobal || AddressSpace == ArgConstant;
   }
-  /// An image (image2d_t, ...: a __global pointer to the image's
-  /// DeviceImage, runtime/Image.h) or a sampler (sampler_t: its bits).
-  bool isImage() const { return TypeName.rfind("image", 0) == 0; }
+  /// An image (an OpenCL C image type, image2d_t, ..., the multi-sample
+  /// ones too: a __global pointer to the image's DeviceImage,
+  /// runtime/Image.h) or a sampler (sampler_t: its bits). A pointer to a
+  /// struct named image_something is a buffer argument.
+  bool isImage() const { return isImageTypeName(TypeName); }
   bool isSampler() const { return TypeName == "sampler_t"; }
 };
 

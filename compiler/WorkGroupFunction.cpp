@@ -219,7 +219,7 @@ Function *beginWorkGroupFunction(Module &M, Function &Kernel,
     auto *S = Types && I < Types->getNumOperands()
                   ? dyn_cast_or_null<MDString>(Types->getOperand(I).get())
                   : nullptr;
-    return S && S->getString().starts_with("image");
+    return S && isImageTypeName(std::string_view(S->getString()));
   };
   Type *I64 = Type::getInt64Ty(C);
   MDNode *Descriptor = MDNode::get(C, ConstantAsMetadata::get(ConstantInt::get(

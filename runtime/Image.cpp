@@ -193,17 +193,6 @@ bool isImageType(cl_mem_object_type Type) {
   }
 }
 
-bool isImageTypeName(const std::string &TypeName) {
-  for (const char *T :
-       {"image1d_t", "image1d_buffer_t", "image1d_array_t", "image2d_t",
-        "image2d_array_t", "image3d_t", "image2d_depth_t",
-        "image2d_array_depth_t", "image2d_msaa_t", "image2d_array_msaa_t",
-        "image2d_msaa_depth_t", "image2d_array_msaa_depth_t"})
-    if (TypeName == T)
-      return true;
-  return false;
-}
-
 bool imageFitsArgType(const ImageDesc &I, const std::string &TypeName) {
   static const struct {
     const char *Name;

@@ -41,11 +41,6 @@ std::vector<cl_image_format> supportedImageFormats(cl_mem_object_type Type,
 /// True for the image memory object types.
 bool isImageType(cl_mem_object_type Type);
 
-/// True for the OpenCL C image type names ("image2d_t", ...; the
-/// multi-sample ones too): a kernel argument of such a type takes an image.
-/// (A pointer to a struct named image_something is a buffer argument.)
-bool isImageTypeName(const std::string &TypeName);
-
 struct ImageDesc;
 /// True if image \p I may be the kernel argument of OpenCL C type
 /// \p TypeName ("image2d_t", "image2d_depth_t", ...): the same image type,

@@ -47,12 +47,6 @@ bool isPipeArg(const compiler::ArgInfo &A) {
   return A.isPointer() && A.TypeQual.find("pipe") != std::string::npos;
 }
 
-/// An image argument, by its OpenCL C type's name (ArgInfo::isImage takes
-/// any name that begins with "image", a struct's too).
-bool isImageArg(const compiler::ArgInfo &A) {
-  return isImageTypeName(A.TypeName);
-}
-
 /// clSetKernelArg and clSetKernelArgSVMPointer: \p Index names an argument
 /// of the kernel \p I (of context \p C).
 cl_int checkArgIndex(const compiler::KernelInfo &I, cl_uint Index, Context *C) {
@@ -297,18 +291,18 @@ cl_int Kernel::checkArg(cl_uint Index, size_t Size, const void *Value,
                     context());
       // An image is no buffer: its bytes have a layout a pointer argument
       // does not know; an image argument takes an image.
-      if (isImageArg(A) && !M->isImage())
+      if (A.isImage() && !M->isImage())
         return fail(CL_INVALID_MEM_OBJECT,
                     "argument " + std::to_string(Index) + " (" + A.TypeName +
                         ") needs an image, arg_value is a buffer",
                     context());
-      if (!isImageArg(A) && M->isImage())
+      if (!A.isImage() && M->isImage())
         return fail(CL_INVALID_MEM_OBJECT,
                     "arg_value is an image, not a buffer object", context());
       // (The same sentence: an image argument takes an image of its type,
       // CL_DEPTH for a depth image; the builtins index the image by the
       // argument's type.)
-      if (isImageArg(A) && !imageFitsArgType(*M->image(), A.TypeName))
+      if (A.isImage() && !imageFitsArgType(*M->image(), A.TypeName))
         return fail(CL_INVALID_MEM_OBJECT,
                     "argument " + std::to_string(Index) + " (" + A.TypeName +
                         ") needs an image of that type, arg_value is another",
@@ -318,7 +312,7 @@ cl_int Kernel::checkArg(cl_uint Index, size_t Size, const void *Value,
       // with cl_mem_flags of CL_MEM_WRITE_ONLY or if the image argument is
       // declared with the write_only qualifier and arg_value refers to an
       // image object created with cl_mem_flags of CL_MEM_READ_ONLY.
-      if (isImageArg(A) &&
+      if (A.isImage() &&
           ((A.AccessQual == "read_only" && (M->flags() & CL_MEM_WRITE_ONLY)) ||
            (A.AccessQual == "write_only" && (M->flags() & CL_MEM_READ_ONLY))))
         return fail(CL_INVALID_ARG_VALUE,

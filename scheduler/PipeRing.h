@@ -13,7 +13,8 @@
 //
 // A reservation's id is its first slot (high 32 bits) and its packet count
 // (low 32 bits); the low 32 bits of its first position, which the commit
-// needs, are kept in the first slot's word of the Pos array. An id of all
+// needs, are kept in the first slot's word of the Pos array, its count (and
+// side) in that of the Len array, for the other side's scans. An id of all
 // ones (CLK_NULL_RESERVE_ID) is never valid: slots are below 2^31.
 
 #ifndef CLCPU_SCHEDULER_PIPE_RING_H

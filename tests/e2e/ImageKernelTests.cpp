@@ -950,3 +950,34 @@ TEST_CASE("6.15.15, 5.9.2: image misuse is a build error or the spec's "
   E.run(Q, 1);
   CHECK(E.read<int>(Info, 1)[0] == 4);
 }
+
+TEST_CASE("5.9.2 (bug: an argument whose type name begins with \"image\" "
+          "was taken for an image): a pointer to a struct named "
+          "image_something is a buffer argument",
+          "[.images]") {
+  // NULL is a valid value for a buffer argument (clSetKernelArg), and the
+  // kernel's null check must stay: the argument is not an image
+  // descriptor, which kernels read unconditionally.
+  Env E;
+  cl_program P =
+      E.program("typedef struct { int w; } image_kernel_data;"
+                "kernel void k(global image_kernel_data *d, global int *o) {"
+                " o[get_global_id(0)] = d ? d->w : -1; }",
+                "");
+  cl_kernel K = E.kernel(P, "k");
+  cl_mem Out = E.buffer(4 * sizeof(cl_int));
+  cl_mem Null = nullptr;
+  REQUIRE(clSetKernelArg(K, 0, sizeof Null, &Null) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(K, 1, sizeof Out, &Out) == CL_SUCCESS);
+  E.run(K, 4);
+  REQUIRE(clFinish(E.Q) == CL_SUCCESS);
+  for (cl_int V : E.read<cl_int>(Out, 4))
+    CHECK(V == -1);
+  cl_int W = 7;
+  cl_mem Data = E.buffer(sizeof W, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &W);
+  REQUIRE(clSetKernelArg(K, 0, sizeof Data, &Data) == CL_SUCCESS);
+  E.run(K, 4);
+  REQUIRE(clFinish(E.Q) == CL_SUCCESS);
+  for (cl_int V : E.read<cl_int>(Out, 4))
+    CHECK(V == 7);
+}
