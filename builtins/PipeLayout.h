@@ -6,28 +6,27 @@
 // and the pipe built-ins (builtins/pipe.cl), which is why this header is
 // plain C that both the C++ runtime and OpenCL C read:
 //
-//   header   ClcpuPipeHeader: the write and read positions (each on its own
-//            cache line: producers and consumers update them from different
-//            cores), the capacity and packet size, where the packets begin
-//   Seq      uint32_t[Capacity]: one sequence word per slot
-//   Pos      uint32_t[Capacity]: the low 32 bits of a reservation's first
-//            position, stored in its first slot when it is made (its commit
-//            needs them; its id holds its first slot and packet count)
-//   Len      uint32_t[Capacity]: its packet count (the top bit set for a
-//            reader's), beside it: a commit
-//            stores its first slot's sequence word last, so the other side,
-//            finding that word ready and Pos naming its position, knows the
-//            whole run is and skips the rest of its words
+//   header   ClcpuPipeHeader: four positions, each on its own cache line
+//            (producers and consumers update them from different cores):
+//            WritePos, the next position a writer reserves; WriteDone,
+//            below which every position is written and committed;
+//            ReadPos and ReadDone, the same for readers; then the
+//            capacity, the packet size and where the packets begin
+//   runs     one record per slot and side, of the reservation (run) whose
+//            first packet is in that slot: WriteRunPos and ReadRunPos,
+//            uint64_t[Capacity], its first position, the top bit set once
+//            it is committed; WriteRunLen and ReadRunLen, uint32_t[Capacity],
+//            its packet count
 //   packets  Capacity * PacketSize bytes from DataOffset (a multiple of
 //            CLCPU_PIPE_DATA_ALIGN)
 //
 // Positions count packets since creation (64-bit, never wrap in practice);
-// position P lives in slot P % Capacity. Seq[S] says what slot S is ready
-// for, the bounded queue of D. Vyukov: (uint)P when it is free for the
-// writer of position P, (uint)(P + 1) once that packet is written and
-// committed, and (uint)(P + Capacity) once it is read and committed, which
-// frees it for the writer of P + Capacity. Comparing in 32 bits is exact
-// while Capacity < 2^31 (CLCPU_PIPE_MAX_CAPACITY).
+// position P lives in slot P % Capacity. A writer may reserve positions
+// below ReadDone + Capacity, a reader positions below WriteDone. A commit
+// marks its run's record; the committer whose run starts at its side's
+// Done position moves Done past it and past every committed run that
+// follows, so runs committed out of order become visible in order and no
+// commit waits for another.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,21 +45,28 @@
 typedef struct {
   CLCPU_PIPE_U64 WritePos; // the next position a writer reserves
   char Pad0[56];
-  CLCPU_PIPE_U64 ReadPos; // the next position a reader reserves
+  CLCPU_PIPE_U64 WriteDone; // every position below is written, committed
   char Pad1[56];
+  CLCPU_PIPE_U64 ReadPos; // the next position a reader reserves
+  char Pad2[56];
+  CLCPU_PIPE_U64 ReadDone; // every position below is read, committed
+  char Pad3[56];
   CLCPU_PIPE_U32 Capacity;   // pipe_max_packets
   CLCPU_PIPE_U32 PacketSize; // pipe_packet_size, in bytes
   CLCPU_PIPE_U64 DataOffset; // from the header to packet 0, in bytes
-  char Pad2[48];
+  char Pad4[48];
 } ClcpuPipeHeader;
 
-// Byte offset of Seq; Pos and Len follow Seq.
-#define CLCPU_PIPE_SEQ_OFFSET 192
-// Bytes of Seq, Pos and Len per packet.
-#define CLCPU_PIPE_WORDS_PER_PACKET_BYTES 12
+// Byte offset of the run records: WriteRunPos, ReadRunPos, WriteRunLen,
+// ReadRunLen, each Capacity entries long.
+#define CLCPU_PIPE_RUNS_OFFSET 320
+// Bytes of run records per packet.
+#define CLCPU_PIPE_RUN_BYTES_PER_PACKET 24
+// In a RunPos word: the run is committed (positions stay below 2^63).
+#define CLCPU_PIPE_RUN_COMMITTED ((CLCPU_PIPE_U64)1 << 63)
 // Packets may be any OpenCL C type up to long16/double16 (128 bytes).
 #define CLCPU_PIPE_DATA_ALIGN 128
-// Seq comparisons are 32-bit differences (see above).
+// A reservation id holds a slot in 32 bits and is never all ones.
 #define CLCPU_PIPE_MAX_CAPACITY 0x7fffffffu
 // The reserve_id_t of a failed reservation: Clang's CLK_NULL_RESERVE_ID.
 // A valid one is its first slot (high 32 bits) and packet count.

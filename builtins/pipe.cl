@@ -5,9 +5,9 @@
 // sizeof packet, alignof packet), and so on); on the x86 target a pipe and a
 // reserve_id_t are plain pointers. The pipe's bytes are those of its
 // memory object (builtins/PipeLayout.h): a bounded multi-producer,
-// multi-consumer ring whose slots carry sequence words, so that producers
-// and consumers on any threads, in any number, move each packet exactly
-// once without a lock.
+// multi-consumer ring with a reserved and a committed position per side,
+// so that producers and consumers on any threads, in any number, move each
+// packet exactly once without a lock.
 //
 // Reservations, commits and the one-packet reads and writes are the
 // runtime's (scheduler/PipeRing.{h,cpp}, clcpu_pipe_*): one call each, not
@@ -201,12 +201,12 @@ void __sub_group_commit_write_pipe(__global void *Pipe, void *Id, uint Size,
 
 /// "Returns the number of available entries in the pipe. The number of
 /// available entries in a pipe is a dynamic value. The value returned
-/// should be considered immediately stale." Packets written (reserved by
-/// writers) and not yet reserved by readers; read position first, so that
-/// the difference is not negative, clamped to the capacity.
+/// should be considered immediately stale." Packets written and committed
+/// and not yet reserved by readers; read position first, so that the
+/// difference is not negative, clamped to the capacity.
 static uint numPackets(__global ClcpuPipeHeader *P) {
   ulong R = __atomic_load_n(&P->ReadPos, __ATOMIC_ACQUIRE);
-  ulong W = __atomic_load_n(&P->WritePos, __ATOMIC_ACQUIRE);
+  ulong W = __atomic_load_n(&P->WriteDone, __ATOMIC_ACQUIRE);
   ulong N = W > R ? W - R : 0;
   return N > P->Capacity ? P->Capacity : (uint)N;
 }

@@ -47,10 +47,10 @@ void placePages(Context *Ctx, void *Data, size_t Size) {
 }
 /// The offset of the packets in a pipe of \p MaxPackets packets.
 CheckedSize pipeDataOffset(cl_uint MaxPackets) {
-  // Seq, Pos and Len, one 32-bit word per packet each, after the header;
-  // the packets from the next multiple of CLCPU_PIPE_DATA_ALIGN.
-  CheckedSize End = CheckedSize(CLCPU_PIPE_SEQ_OFFSET) +
-                    CheckedSize(MaxPackets) * CLCPU_PIPE_WORDS_PER_PACKET_BYTES;
+  // The run records (builtins/PipeLayout.h) after the header; the packets
+  // from the next multiple of CLCPU_PIPE_DATA_ALIGN.
+  CheckedSize End = CheckedSize(CLCPU_PIPE_RUNS_OFFSET) +
+                    CheckedSize(MaxPackets) * CLCPU_PIPE_RUN_BYTES_PER_PACKET;
   return End + (CLCPU_PIPE_DATA_ALIGN - 1);
 }
 } // namespace
@@ -260,8 +260,8 @@ cl_int Mem::createPipe(Context *Ctx, cl_mem_flags Flags, cl_uint PacketSize,
   if (MaxPackets == 0)
     return fail(CL_INVALID_PIPE_SIZE, "pipe_max_packets is 0", Ctx);
   // CL_MEM_OBJECT_ALLOCATION_FAILURE if there is a failure to allocate
-  // memory for the pipe object: the ring's sequence words compare positions
-  // in 32 bits (builtins/PipeLayout.h), and no allocation is larger than
+  // memory for the pipe object: a run's packet count shares its 32-bit word
+  // with a flag (builtins/PipeLayout.h), and no allocation is larger than
   // CL_DEVICE_MAX_MEM_ALLOC_SIZE.
   if (MaxPackets > CLCPU_PIPE_MAX_CAPACITY)
     return fail(CL_MEM_OBJECT_ALLOCATION_FAILURE,

@@ -1,16 +1,24 @@
 //===- scheduler/PipeRing.cpp - the pipe operations kernels call ----------===//
 //
-// The ring of builtins/PipeLayout.h (the bounded queue of D. Vyukov): slot
-// S's sequence word says what it is ready for, (uint)P when it is free for
-// the writer of position P, (uint)(P + 1) once that packet is written and
-// committed, (uint)(P + Capacity) once it is read and committed. A
-// reservation checks that every slot of its run is ready for its side and
-// claims the run with one compare-exchange on its side's position.
+// The ring of builtins/PipeLayout.h. Each side has a reserved position
+// (WritePos, ReadPos), moved by one compare-exchange per reservation, and a
+// committed one (WriteDone, ReadDone): a writer may reserve below
+// ReadDone + Capacity, a reader below WriteDone. A reservation records its
+// run (first position, packet count) in the record of its first slot; a
+// commit marks the record committed and, if its run starts at its side's
+// Done position, moves Done past it and past each committed run that
+// follows. A run committed before an earlier one is left to that one's
+// committer, so no commit waits for another, and the other side sees the
+// runs in order. Each reservation and commit touches a few words, whatever
+// its packet count: a work-group's run of 256 packets costs what one packet
+// does.
 
 #include "scheduler/PipeRing.h"
 
 #include "builtins/PipeLayout.h"
+#include "scheduler/SyncHints.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <thread>
@@ -20,157 +28,131 @@ namespace {
 using Header = ClcpuPipeHeader;
 
 constexpr uint64_t NullId = CLCPU_PIPE_NULL_RESERVE_ID;
+constexpr uint64_t Committed = CLCPU_PIPE_RUN_COMMITTED;
 
-/// In a Len word: the run is a reader's (counts are below 2^31).
-constexpr uint32_t ReaderRun = 0x80000000u;
+/// How often a reservation that finds the pipe full (empty) looks again,
+/// a pause apart, before it fails: about a microsecond, which is what the
+/// other side's work-group takes to commit a run it is copying, and much
+/// less than the failure costs the caller (a yield, another reservation).
+constexpr unsigned PatientLooks = 32;
 
 Header *header(void *Pipe) { return static_cast<Header *>(Pipe); }
 
-uint32_t *seqOf(Header *H) {
-  return reinterpret_cast<uint32_t *>(reinterpret_cast<char *>(H) +
-                                      CLCPU_PIPE_SEQ_OFFSET);
-}
+/// One side's positions and run records.
+struct Side {
+  std::atomic_ref<uint64_t> Reserved, Done, OtherDone;
+  uint64_t *RunPos;
+  uint32_t *RunLen;
+};
 
-/// The low 32 bits of each reservation's first position, and its packet
-/// count, in its first slot.
-uint32_t *posOf(Header *H) { return seqOf(H) + H->Capacity; }
-uint32_t *lenOf(Header *H) { return seqOf(H) + 2 * uint64_t(H->Capacity); }
+Side sideOf(Header *H, bool Read) {
+  char *Runs = reinterpret_cast<char *>(H) + CLCPU_PIPE_RUNS_OFFSET;
+  uint64_t Cap = H->Capacity;
+  auto *Pos = reinterpret_cast<uint64_t *>(Runs);
+  auto *Len = reinterpret_cast<uint32_t *>(Runs + 16 * Cap);
+  if (Read)
+    return {std::atomic_ref<uint64_t>(H->ReadPos),
+            std::atomic_ref<uint64_t>(H->ReadDone),
+            std::atomic_ref<uint64_t>(H->WriteDone), Pos + Cap, Len + Cap};
+  return {std::atomic_ref<uint64_t>(H->WritePos),
+          std::atomic_ref<uint64_t>(H->WriteDone),
+          std::atomic_ref<uint64_t>(H->ReadDone), Pos, Len};
+}
 
 char *packetsOf(Header *H) {
   return reinterpret_cast<char *>(H) + H->DataOffset;
 }
 
-uint32_t loadWord(uint32_t *W, std::memory_order O) {
-  return std::atomic_ref<uint32_t>(*W).load(O);
-}
-
-void storeWord(uint32_t *W, uint32_t V, std::memory_order O) {
-  std::atomic_ref<uint32_t>(*W).store(V, O);
-}
-
-/// How positions Pos .. Pos + N - 1 stand for a side whose slots are ready
-/// when their word is (uint)(position + Ready): 0 if every one is, else
-/// the difference at the first one that is not. Negative: that slot is
-/// behind (the pipe is full for a writer, empty for a reader); positive:
-/// another reservation took Pos since it was read.
-///
-/// A ready word that starts a run the other side committed (its Pos word
-/// names the position: the writer's reservation of that position, or the
-/// reader's one lap earlier) vouches for the whole run, whose commit stored
-/// that word last: the words of the run are skipped. When both sides
-/// reserve runs of one size, as work-group reservations do, a scan reads a
-/// few words instead of one per packet (each a cache line the other side's
-/// core last wrote). Skipping is safe because nothing read here can be
-/// replaced before the compare-exchange that follows succeeds: the next
-/// change to any of those words or to the run's Pos and Len needs a
-/// reservation of this side at Pos first.
-int32_t scan(Header *H, uint64_t Pos, uint32_t N, uint32_t Ready) {
-  uint32_t Cap = H->Capacity;
-  uint32_t *Seq = seqOf(H), *RunPos = posOf(H), *RunLen = lenOf(H);
-  uint32_t Expected = static_cast<uint32_t>(Pos) + Ready;
-  // The other side's run that freed (filled) the slot of position X
-  // started at X - Cap for a writer, at X for a reader.
-  uint32_t RunShift = Ready ? 0 : Cap;
-  uint32_t S = static_cast<uint32_t>(Pos % Cap);
-  for (uint32_t K = 0; K < N;) {
-    uint32_t W = loadWord(&Seq[S], std::memory_order_acquire);
-    if (W != Expected + K)
-      return static_cast<int32_t>(W - (Expected + K));
-    uint32_t Step = 1;
-    if (loadWord(&RunPos[S], std::memory_order_relaxed) ==
-        static_cast<uint32_t>(Pos) + K - RunShift) {
-      uint32_t L = loadWord(&RunLen[S], std::memory_order_relaxed);
-      // Only the other side's run: this side's own run that started here
-      // a lap earlier names the same position, and the other side's runs
-      // that freed its slots may not all be committed.
-      if ((L & ReaderRun) != (Ready ? 0 : ReaderRun))
-        L = 1;
-      L &= ~ReaderRun;
-      Step = L == 0 ? 1 : L < N - K ? L : N - K;
-    }
-    K += Step;
-    S += Step;
-    if (S >= Cap)
-      S -= Cap;
-  }
-  return 0;
-}
-
-/// Reserves \p N positions of \p Counter (the write or the read position);
-/// \p Ready as for scan(). The loop goes round only after a failed
-/// compare-exchange, that is, after another reservation succeeded:
-/// lock-free.
-uint64_t reserve(Header *H, uint64_t &CounterWord, uint32_t N, uint32_t Ready) {
-  uint32_t Cap = H->Capacity;
+/// Reserves \p N positions for a reader (\p Read) or a writer. The loop
+/// goes round after a failed compare-exchange (another reservation
+/// succeeded: lock-free) and, a few times, after a pause when the pipe is
+/// full (empty); then the reservation fails.
+uint64_t reserve(Header *H, uint32_t N, bool Read) {
+  uint64_t Cap = H->Capacity;
   if (N == 0 || N > Cap)
     return NullId;
-  std::atomic_ref<uint64_t> Counter(CounterWord);
-  uint64_t Pos = Counter.load(std::memory_order_relaxed);
-  for (;;) {
-    int32_t State = scan(H, Pos, N, Ready);
-    if (State < 0) {
-      // Full (empty): the caller most likely tries again, and what it waits
-      // for is the other side's kernel, whose thread may be waiting for
-      // this core (a producer and a consumer launched while every worker
-      // was busy add the host thread running one of them).
+  Side S = sideOf(H, Read);
+  uint64_t Pos = S.Reserved.load(std::memory_order_relaxed);
+  for (unsigned Looks = 0;;) {
+    // The other side's Done, acquired: its packets (or its reads of the
+    // slots) come before this side's use of them.
+    uint64_t Limit = S.OtherDone.load(std::memory_order_acquire);
+    if (!Read)
+      Limit += Cap;
+    if (Pos + N > Limit) {
+      if (++Looks <= PatientLooks) {
+        CLCPU_PAUSE();
+        Pos = S.Reserved.load(std::memory_order_relaxed);
+        continue;
+      }
+      // The caller most likely tries again, and what it waits for is the
+      // other side's kernel, whose thread may be waiting for this core (a
+      // producer and a consumer launched while every worker was busy add
+      // the host thread running one of them).
       std::this_thread::yield();
       return NullId;
     }
-    // The words checked cannot change before the exchange: only the holder
-    // of a reservation of those positions changes them, and nobody holds
-    // one while the counter is Pos. A stale Pos (State > 0) moves nothing.
-    if (Counter.compare_exchange_strong(Pos, State ? Pos : Pos + N,
-                                        std::memory_order_relaxed,
-                                        std::memory_order_relaxed)) {
-      if (State)
-        return NullId; // (a word ahead of an unmoved counter: none is)
-      // The words read above were released by the other side's commit:
-      // its packets (or its reads of them) come before this side's use.
-      std::atomic_thread_fence(std::memory_order_acquire);
-      uint32_t First = static_cast<uint32_t>(Pos % Cap);
-      storeWord(&posOf(H)[First], static_cast<uint32_t>(Pos),
-                std::memory_order_relaxed);
-      storeWord(&lenOf(H)[First], Ready ? N | ReaderRun : N,
-                std::memory_order_relaxed);
-      return (static_cast<uint64_t>(First) << 32) | N;
-    }
+    if (S.Reserved.compare_exchange_weak(Pos, Pos + N,
+                                         std::memory_order_relaxed,
+                                         std::memory_order_relaxed))
+      break;
     // Pos now holds the counter's value.
   }
+  // The record of the run's first slot was last written by a run of this
+  // side at least a lap earlier, which Done has passed (this run's slots
+  // were free): a committer that still reads it compares its position
+  // with a Done it can no longer move.
+  uint32_t First = static_cast<uint32_t>(Pos % Cap);
+  std::atomic_ref<uint32_t>(S.RunLen[First])
+      .store(N, std::memory_order_relaxed);
+  std::atomic_ref<uint64_t>(S.RunPos[First])
+      .store(Pos, std::memory_order_relaxed);
+  return (static_cast<uint64_t>(First) << 32) | N;
 }
 
-/// The word of each position Pos + K of reservation \p Id becomes
-/// (uint)(Pos + K + Done): Done is 1 after a write (readable), the capacity
-/// after a read (free for the writer one lap later). The release fence
-/// orders the packets' bytes (or the reads of them) before the words; the
-/// first word goes last, with release order of its own, so that it vouches
-/// for the whole run (scan()).
-void commit(Header *H, uint64_t Id, uint32_t Done) {
+/// Commits reservation \p Id of a reader (\p Read) or a writer: marks its
+/// run's record committed, with release order (the packets written, or the
+/// reads of them, and the record's count come before), then moves Done
+/// past every committed run from where it stands. The mark and the load of
+/// Done here, and a committer's move of Done and its load of the next
+/// record, are sequentially consistent: of two committers of neighbouring
+/// runs, at least one sees the other's step, so no committed run is left
+/// behind Done.
+void commit(Header *H, uint64_t Id, bool Read) {
   if (Id == NullId)
     return;
-  uint32_t Cap = H->Capacity, First = static_cast<uint32_t>(Id >> 32),
-           N = static_cast<uint32_t>(Id);
-  uint32_t Word = loadWord(&posOf(H)[First], std::memory_order_relaxed) + Done;
-  uint32_t *Seq = seqOf(H);
-  std::atomic_thread_fence(std::memory_order_release);
-  uint32_t S = First;
-  for (uint32_t K = 1; K < N; ++K) {
-    if (++S == Cap)
-      S = 0;
-    storeWord(&Seq[S], Word + K, std::memory_order_relaxed);
+  uint64_t Cap = H->Capacity;
+  Side S = sideOf(H, Read);
+  uint32_t First = static_cast<uint32_t>(Id >> 32);
+  std::atomic_ref<uint64_t> Mine(S.RunPos[First]);
+  Mine.store(Mine.load(std::memory_order_relaxed) | Committed,
+             std::memory_order_seq_cst);
+  uint64_t Done = S.Done.load(std::memory_order_seq_cst);
+  for (;;) {
+    uint64_t Slot = Done % Cap;
+    // Acquires that run's packets and count from its committer's mark.
+    if (std::atomic_ref<uint64_t>(S.RunPos[Slot])
+            .load(std::memory_order_seq_cst) != (Done | Committed))
+      return; // not committed yet (its committer moves Done), or moved on
+    uint32_t Len = std::atomic_ref<uint32_t>(S.RunLen[Slot])
+                       .load(std::memory_order_relaxed);
+    // Releases that run's packets, with the earlier ones, to the other
+    // side. A failed exchange means another committer moved Done: Done
+    // then holds where it is now.
+    if (S.Done.compare_exchange_strong(Done, Done + Len,
+                                       std::memory_order_seq_cst))
+      Done += Len;
   }
-  storeWord(&Seq[First], Word, std::memory_order_release);
 }
 
 } // namespace
 
 extern "C" uint64_t clcpu_pipe_reserve(void *Pipe, uint32_t N, uint32_t Read) {
-  Header *H = header(Pipe);
-  return Read ? reserve(H, H->ReadPos, N, 1) : reserve(H, H->WritePos, N, 0);
+  return reserve(header(Pipe), N, Read != 0);
 }
 
 extern "C" void clcpu_pipe_commit(void *Pipe, uint64_t Id, uint32_t Read) {
-  Header *H = header(Pipe);
-  commit(H, Id, Read ? H->Capacity : 1);
+  commit(header(Pipe), Id, Read != 0);
 }
 
 // "read_pipe ... returns 0 if read_pipe is successful and a negative value
@@ -179,13 +161,13 @@ extern "C" int32_t clcpu_pipe_read(void *Pipe, void *Packet, uint32_t Size) {
   Header *H = header(Pipe);
   if (Size > H->PacketSize)
     return -1;
-  uint64_t Id = reserve(H, H->ReadPos, 1, 1);
+  uint64_t Id = reserve(H, 1, true);
   if (Id == NullId)
     return -1;
   std::memcpy(Packet,
               packetsOf(H) + static_cast<uint64_t>(Id >> 32) * H->PacketSize,
               Size);
-  commit(H, Id, H->Capacity);
+  commit(H, Id, true);
   return 0;
 }
 
@@ -196,12 +178,12 @@ extern "C" int32_t clcpu_pipe_write(void *Pipe, const void *Packet,
   Header *H = header(Pipe);
   if (Size > H->PacketSize)
     return -1;
-  uint64_t Id = reserve(H, H->WritePos, 1, 0);
+  uint64_t Id = reserve(H, 1, false);
   if (Id == NullId)
     return -1;
   std::memcpy(packetsOf(H) + static_cast<uint64_t>(Id >> 32) * H->PacketSize,
               Packet, Size);
-  commit(H, Id, 1);
+  commit(H, Id, false);
   return 0;
 }
 
@@ -226,9 +208,9 @@ void initPipeRing(void *Data, uint32_t PacketSize, uint32_t MaxPackets,
   H->Capacity = MaxPackets;
   H->PacketSize = PacketSize;
   H->DataOffset = DataOffset;
-  uint32_t *Seq = seqOf(H);
-  for (uint32_t I = 0; I < MaxPackets; ++I)
-    Seq[I] = I;
+  // No record names a committed run at position 0 yet: zeros.
+  std::memset(static_cast<char *>(Data) + CLCPU_PIPE_RUNS_OFFSET, 0,
+              CLCPU_PIPE_RUN_BYTES_PER_PACKET * uint64_t(MaxPackets));
 }
 
 const PipeRingSymbol PipeRingSymbols[7] = {

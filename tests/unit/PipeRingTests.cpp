@@ -25,8 +25,8 @@ constexpr uint64_t NullId = CLCPU_PIPE_NULL_RESERVE_ID;
 /// A pipe's memory laid out as runtime/Mem.cpp lays it out.
 struct TestPipe {
   TestPipe(uint32_t PacketSize, uint32_t Capacity) {
-    uint64_t Offset = (CLCPU_PIPE_SEQ_OFFSET +
-                       uint64_t(Capacity) * CLCPU_PIPE_WORDS_PER_PACKET_BYTES +
+    uint64_t Offset = (CLCPU_PIPE_RUNS_OFFSET +
+                       uint64_t(Capacity) * CLCPU_PIPE_RUN_BYTES_PER_PACKET +
                        CLCPU_PIPE_DATA_ALIGN - 1) /
                       CLCPU_PIPE_DATA_ALIGN * CLCPU_PIPE_DATA_ALIGN;
     Bytes.reset(static_cast<char *>(std::aligned_alloc(
@@ -119,13 +119,12 @@ TEST_CASE("6.15.16.2: a full pipe refuses writes; runs wrap around the ring",
   clcpu_pipe_commit(P.get(), NullId, 1);
 }
 
-TEST_CASE("6.15.16.2: a writer's own run of a lap earlier does not vouch "
-          "for slots the readers have not committed",
+TEST_CASE("6.15.16.2: slots a reader has reserved and not committed are "
+          "not free for a writer a lap later",
           "[pipe_ring]") {
-  // A run's first sequence word vouches for the run (the scan skips its
-  // other words) only when the run is the other side's: here slot 2 starts
-  // a writer's run of 4 and, a lap later, is free while slots 3 to 5 are
-  // still held by a reader.
+  // Slot 2 starts a writer's run of 4 and, a lap later, is free while
+  // slots 3 to 5 are still held by a reader: the writer's record of that
+  // run is no reason to reuse them.
   TestPipe P(4, 8);
   auto Write = [&](uint32_t N) {
     uint64_t Id = clcpu_pipe_reserve(P.get(), N, 0);
@@ -145,6 +144,42 @@ TEST_CASE("6.15.16.2: a writer's own run of a lap earlier does not vouch "
   CHECK(clcpu_pipe_reserve(P.get(), 4, 0) == NullId);
   clcpu_pipe_commit(P.get(), Held, 1);
   CHECK(clcpu_pipe_reserve(P.get(), 4, 0) != NullId);
+}
+
+TEST_CASE("6.15.16.2: runs committed out of order become readable in "
+          "order, once every earlier run is committed",
+          "[pipe_ring]") {
+  // Three writers' runs committed last to first: nothing is readable
+  // until the first commits, then all of them are (its committer moves
+  // the committed position past the two later runs). The same for the
+  // readers' runs and the space they free.
+  TestPipe P(4, 8);
+  uint64_t A = clcpu_pipe_reserve(P.get(), 2, 0); // positions 0-1
+  uint64_t B = clcpu_pipe_reserve(P.get(), 3, 0); // 2-4
+  uint64_t C = clcpu_pipe_reserve(P.get(), 1, 0); // 5
+  REQUIRE((A != NullId && B != NullId && C != NullId));
+  int Next = 0;
+  for (uint64_t Id : {A, B, C})
+    for (uint32_t I = 0; I < uint32_t(Id); ++I)
+      *P.packet(Id, I) = Next++;
+  clcpu_pipe_commit(P.get(), C, 0);
+  clcpu_pipe_commit(P.get(), B, 0);
+  CHECK(clcpu_pipe_reserve(P.get(), 1, 1) == NullId);
+  clcpu_pipe_commit(P.get(), A, 0);
+  uint64_t R1 = clcpu_pipe_reserve(P.get(), 4, 1); // 0-3
+  uint64_t R2 = clcpu_pipe_reserve(P.get(), 2, 1); // 4-5
+  REQUIRE((R1 != NullId && R2 != NullId));
+  for (uint32_t I = 0; I < 4; ++I)
+    CHECK(*P.packet(R1, I) == int(I));
+  CHECK(*P.packet(R2, 0) == 4);
+  CHECK(*P.packet(R2, 1) == 5);
+  // Two slots free; the six read ones are freed only when the first
+  // reader's run is committed, whatever the second does.
+  clcpu_pipe_commit(P.get(), R2, 1);
+  CHECK(clcpu_pipe_reserve(P.get(), 3, 0) == NullId);
+  CHECK(clcpu_pipe_reserve(P.get(), 2, 0) != NullId);
+  clcpu_pipe_commit(P.get(), R1, 1);
+  CHECK(clcpu_pipe_reserve(P.get(), 6, 0) != NullId);
 }
 
 TEST_CASE("6.15.16.3: producers and consumers on several threads move every "
