@@ -353,8 +353,41 @@ static int4 sampleI(Img I, uint Bits, float2 C) {
 /// Integer coordinates: unnormalized, nearest (6.15.15.2: the sampler must
 /// say so); without a sampler, no addressing (clamped, as for
 /// CLK_ADDRESS_NONE).
-static float2 intCoord(int2 C) { return convert_float2(C) + 0.5f; }
 static uint intSampler(Smp S) { return samplerBits(S) & S_ADDRESS_MASK; }
+
+/// nearestIndex of integer coordinate \p C (the element's center, C + 0.5)
+/// in integers: C itself, clamped, or the border color outside the image
+/// with CLK_ADDRESS_CLAMP. Repeat and mirrored repeat with unnormalized
+/// coordinates are undefined; they take nearestIndex's formulas all the
+/// same. No float round trip: a copy kernel's index is its work-item id.
+static bool intIndex(int C, int Size, uint Bits, int *Out) {
+  uint Mode = Bits & S_ADDRESS_MASK;
+  if (Mode == S_REPEAT || Mode == S_MIRRORED_REPEAT)
+    return nearestIndex(convert_float(C) + 0.5f, Size, Bits, Out);
+  if (Mode == S_CLAMP && (C < 0 || C >= Size))
+    return false;
+  *Out = clamp(C, 0, Size - 1);
+  return true;
+}
+
+/// sampleFN / sampleIN (below) at integer coordinates: nearest.
+static float4 sampleFNi(Img I, uint Bits, int4 C, int Dims, int Z) {
+  const int Size[3] = {I->width, I->height, I->depth};
+  int X[3] = {0, 0, Z};
+  bool In = true;
+  for (int D = 0; D < Dims; ++D)
+    In &= intIndex(C[D], Size[D], Bits, &X[D]);
+  return In ? loadAtF(I, texel3(I, X[0], X[1], X[2])) : borderF(I);
+}
+static int4 sampleINi(Img I, uint Bits, int4 C, int Dims, int Z) {
+  const int Size[3] = {I->width, I->height, I->depth};
+  int X[3] = {0, 0, Z};
+  bool In = true;
+  for (int D = 0; D < Dims; ++D)
+    In &= intIndex(C[D], Size[D], Bits, &X[D]);
+  return In ? loadAtI(I, texel3(I, X[0], X[1], X[2])) : borderI(I);
+}
+static int4 int2Coord(int2 C) { return (int4)(C, 0, 0); }
 
 // The entry points, under the names Clang mangles for image2d_t
 // (14ocl_image2d_ro / _wo, 11ocl_sampler).
@@ -364,7 +397,7 @@ static uint intSampler(Smp S) { return samplerBits(S) & S_ADDRESS_MASK; }
 float4 __clcpu_read_imagef_si(Img I, Smp S, int2 C) __asm("_Z11read_imagef" RO2
                                                           "11ocl_samplerDv2_i");
 float4 __clcpu_read_imagef_si(Img I, Smp S, int2 C) {
-  return sampleF(I, intSampler(S), intCoord(C));
+  return sampleFNi(I, intSampler(S), int2Coord(C), 2, 0);
 }
 float4 __clcpu_read_imagef_sf(Img I, Smp S,
                               float2 C) __asm("_Z11read_imagef" RO2
@@ -375,13 +408,13 @@ float4 __clcpu_read_imagef_sf(Img I, Smp S, float2 C) {
 float4 __clcpu_read_imagef_i(Img I,
                              int2 C) __asm("_Z11read_imagef" RO2 "Dv2_i");
 float4 __clcpu_read_imagef_i(Img I, int2 C) {
-  return sampleF(I, 0, intCoord(C));
+  return sampleFNi(I, 0, int2Coord(C), 2, 0);
 }
 
 int4 __clcpu_read_imagei_si(Img I, Smp S, int2 C) __asm("_Z11read_imagei" RO2
                                                         "11ocl_samplerDv2_i");
 int4 __clcpu_read_imagei_si(Img I, Smp S, int2 C) {
-  return sampleI(I, intSampler(S), intCoord(C));
+  return sampleINi(I, intSampler(S), int2Coord(C), 2, 0);
 }
 int4 __clcpu_read_imagei_sf(Img I, Smp S, float2 C) __asm("_Z11read_imagei" RO2
                                                           "11ocl_samplerDv2_f");
@@ -389,12 +422,12 @@ int4 __clcpu_read_imagei_sf(Img I, Smp S, float2 C) {
   return sampleI(I, samplerBits(S) & ~S_LINEAR, C);
 }
 int4 __clcpu_read_imagei_i(Img I, int2 C) __asm("_Z11read_imagei" RO2 "Dv2_i");
-int4 __clcpu_read_imagei_i(Img I, int2 C) { return sampleI(I, 0, intCoord(C)); }
+int4 __clcpu_read_imagei_i(Img I, int2 C) { return sampleINi(I, 0, int2Coord(C), 2, 0); }
 
 uint4 __clcpu_read_imageui_si(Img I, Smp S, int2 C) __asm("_Z12read_imageui" RO2
                                                           "11ocl_samplerDv2_i");
 uint4 __clcpu_read_imageui_si(Img I, Smp S, int2 C) {
-  return as_uint4(sampleI(I, intSampler(S), intCoord(C)));
+  return as_uint4(sampleINi(I, intSampler(S), int2Coord(C), 2, 0));
 }
 uint4 __clcpu_read_imageui_sf(Img I, Smp S,
                               float2 C) __asm("_Z12read_imageui" RO2
@@ -405,7 +438,7 @@ uint4 __clcpu_read_imageui_sf(Img I, Smp S, float2 C) {
 uint4 __clcpu_read_imageui_i(Img I,
                              int2 C) __asm("_Z12read_imageui" RO2 "Dv2_i");
 uint4 __clcpu_read_imageui_i(Img I, int2 C) {
-  return as_uint4(sampleI(I, 0, intCoord(C)));
+  return as_uint4(sampleINi(I, 0, int2Coord(C), 2, 0));
 }
 
 /// (R, G, B, A) in the stored channel order (the inverse of SWIZZLE).
@@ -651,7 +684,7 @@ static global uchar *writable(Img I, int4 P, int4 E) {
 /// integer coordinates. \p M: the mangled read-only image type; \p F, \p FM
 /// and \p N, \p NM: the float and int coordinate types and their mangling;
 /// \p Dims the sampler's coordinates; \p SpF / \p SpN the coordinates as
-/// float4 and \p LayF / \p LayN the layer, expressions of I and C.
+/// float4 / int4 and \p LayF / \p LayN the layer, expressions of I and C.
 #define SAMPLED_READS(Tag, M, F, FM, N, NM, Dims, SpF, LayF, SpN, LayN)        \
   float4 __clcpu_rf_sf_##Tag(Img I, Smp S,                                     \
                              F C) __asm("_Z11read_imagef" M SMP FM);           \
@@ -661,7 +694,7 @@ static global uchar *writable(Img I, int4 P, int4 E) {
   float4 __clcpu_rf_si_##Tag(Img I, Smp S,                                     \
                              N C) __asm("_Z11read_imagef" M SMP NM);           \
   float4 __clcpu_rf_si_##Tag(Img I, Smp S, N C) {                              \
-    return sampleFN(I, intSampler(S), SpN, Dims, LayN);                        \
+    return sampleFNi(I, intSampler(S), SpN, Dims, LayN);                       \
   }                                                                            \
   int4 __clcpu_ri_sf_##Tag(Img I, Smp S,                                       \
                            F C) __asm("_Z11read_imagei" M SMP FM);             \
@@ -671,7 +704,7 @@ static global uchar *writable(Img I, int4 P, int4 E) {
   int4 __clcpu_ri_si_##Tag(Img I, Smp S,                                       \
                            N C) __asm("_Z11read_imagei" M SMP NM);             \
   int4 __clcpu_ri_si_##Tag(Img I, Smp S, N C) {                                \
-    return sampleIN(I, intSampler(S), SpN, Dims, LayN);                        \
+    return sampleINi(I, intSampler(S), SpN, Dims, LayN);                       \
   }                                                                            \
   uint4 __clcpu_rui_sf_##Tag(Img I, Smp S,                                     \
                              F C) __asm("_Z12read_imageui" M SMP FM);          \
@@ -681,7 +714,7 @@ static global uchar *writable(Img I, int4 P, int4 E) {
   uint4 __clcpu_rui_si_##Tag(Img I, Smp S,                                     \
                              N C) __asm("_Z12read_imageui" M SMP NM);          \
   uint4 __clcpu_rui_si_##Tag(Img I, Smp S, N C) {                              \
-    return as_uint4(sampleIN(I, intSampler(S), SpN, Dims, LayN));              \
+    return as_uint4(sampleINi(I, intSampler(S), SpN, Dims, LayN));             \
   }                                                                            \
   half4 __clcpu_rh_sf_##Tag(Img I, Smp S,                                      \
                             F C) __asm("_Z11read_imageh" M SMP FM);            \
@@ -691,7 +724,7 @@ static global uchar *writable(Img I, int4 P, int4 E) {
   half4 __clcpu_rh_si_##Tag(Img I, Smp S,                                      \
                             N C) __asm("_Z11read_imageh" M SMP NM);            \
   half4 __clcpu_rh_si_##Tag(Img I, Smp S, N C) {                               \
-    return convert_half4(sampleFN(I, intSampler(S), SpN, Dims, LayN));         \
+    return convert_half4(sampleFNi(I, intSampler(S), SpN, Dims, LayN));        \
   }
 
 /// read_image{f,i,ui,h} without a sampler (read-only and read-write
@@ -700,19 +733,19 @@ static global uchar *writable(Img I, int4 P, int4 E) {
 #define PLAIN_READS(Tag, M, N, NM, Dims, SpN, LayN)                            \
   float4 __clcpu_rf_##Tag(Img I, N C) __asm("_Z11read_imagef" M NM);           \
   float4 __clcpu_rf_##Tag(Img I, N C) {                                        \
-    return sampleFN(I, 0, SpN, Dims, LayN);                                    \
+    return sampleFNi(I, 0, SpN, Dims, LayN);                                   \
   }                                                                            \
   int4 __clcpu_ri_##Tag(Img I, N C) __asm("_Z11read_imagei" M NM);             \
   int4 __clcpu_ri_##Tag(Img I, N C) {                                          \
-    return sampleIN(I, 0, SpN, Dims, LayN);                                    \
+    return sampleINi(I, 0, SpN, Dims, LayN);                                   \
   }                                                                            \
   uint4 __clcpu_rui_##Tag(Img I, N C) __asm("_Z12read_imageui" M NM);          \
   uint4 __clcpu_rui_##Tag(Img I, N C) {                                        \
-    return as_uint4(sampleIN(I, 0, SpN, Dims, LayN));                          \
+    return as_uint4(sampleINi(I, 0, SpN, Dims, LayN));                         \
   }                                                                            \
   half4 __clcpu_rh_##Tag(Img I, N C) __asm("_Z11read_imageh" M NM);            \
   half4 __clcpu_rh_##Tag(Img I, N C) {                                         \
-    return convert_half4(sampleFN(I, 0, SpN, Dims, LayN));                     \
+    return convert_half4(sampleFNi(I, 0, SpN, Dims, LayN));                    \
   }
 
 /// write_image{f,i,ui,h} (write-only and read-write images). \p IM: the
@@ -748,16 +781,16 @@ static global uchar *writable(Img I, int4 P, int4 E) {
       storeAtF(I, P, convert_float4(V));                                       \
   }
 
-// The coordinates of each type: spatial ones as float4 (integer ones at
-// the element's center), the layer, the written position and extents.
+// The coordinates of each type: spatial ones as float4 (integer ones as
+// int4), the layer, the written position and extents.
 #define SP1F (float4)(C, 0.0f, 0.0f, 0.0f)
-#define SP1N (float4)(convert_float(C) + 0.5f, 0.0f, 0.0f, 0.0f)
+#define SP1N (int4)(C, 0, 0, 0)
 #define SP1AF (float4)(C.x, 0.0f, 0.0f, 0.0f)
-#define SP1AN (float4)(convert_float(C.x) + 0.5f, 0.0f, 0.0f, 0.0f)
+#define SP1AN (int4)(C.x, 0, 0, 0)
 #define SP2F (float4)(C.xy, 0.0f, 0.0f)
-#define SP2N (float4)(convert_float2(C.xy) + 0.5f, 0.0f, 0.0f)
+#define SP2N (int4)(C.xy, 0, 0)
 #define SP3F C
-#define SP3N (convert_float4(C) + 0.5f)
+#define SP3N C
 #define POS1 (int4)(C, 0, 0, 0)
 #define EXT1 (int4)(I->width, 1, 1, 0)
 #define POS1A (int4)(C.x, 0, C.y, 0)
@@ -784,7 +817,7 @@ half4 __clcpu_rh_sf_2d(Img I, Smp S, float2 C) {
 half4 __clcpu_rh_si_2d(Img I, Smp S,
                        int2 C) __asm("_Z11read_imageh" RO2 SMP "Dv2_i");
 half4 __clcpu_rh_si_2d(Img I, Smp S, int2 C) {
-  return convert_half4(sampleF(I, intSampler(S), intCoord(C)));
+  return convert_half4(sampleFNi(I, intSampler(S), int2Coord(C), 2, 0));
 }
 
 #define ALL_PLAIN_READS(A)                                                     \
@@ -800,7 +833,7 @@ ALL_PLAIN_READS(rw)
 PLAIN_READS(2d_rw, T2D(rw), int2, "Dv2_i", 2, SP2N, 0)
 half4 __clcpu_rh_2d_ro(Img I, int2 C) __asm("_Z11read_imageh" RO2 "Dv2_i");
 half4 __clcpu_rh_2d_ro(Img I, int2 C) {
-  return convert_half4(sampleF(I, 0, intCoord(C)));
+  return convert_half4(sampleFNi(I, 0, int2Coord(C), 2, 0));
 }
 
 #define ALL_WRITES(A)                                                          \
@@ -831,11 +864,11 @@ void __clcpu_wh_2d_wo(Img I, int2 C, half4 V) {
   float __clcpu_rd_si_##Tag(Img I, Smp S,                                      \
                             N C) __asm("_Z11read_imagef" M SMP NM);            \
   float __clcpu_rd_si_##Tag(Img I, Smp S, N C) {                               \
-    return sampleFN(I, intSampler(S), SpN, 2, LayN).x;                         \
+    return sampleFNi(I, intSampler(S), SpN, 2, LayN).x;                        \
   }
 #define DEPTH_PLAIN_READ(Tag, M, N, NM, SpN, LayN)                             \
   float __clcpu_rd_##Tag(Img I, N C) __asm("_Z11read_imagef" M NM);            \
-  float __clcpu_rd_##Tag(Img I, N C) { return sampleFN(I, 0, SpN, 2, LayN).x; }
+  float __clcpu_rd_##Tag(Img I, N C) { return sampleFNi(I, 0, SpN, 2, LayN).x; }
 #define DEPTH_WRITE(Tag, M, N, NM, Pos, Ext)                                   \
   void __clcpu_wd_##Tag(Img I, N C,                                            \
                         float V) __asm("_Z12write_imagef" M NM "f");           \
