@@ -33,6 +33,7 @@
 #include "compiler/passes/GridStridePrefetch.h"
 #include "compiler/passes/GuardedLoopBound.h"
 #include "compiler/passes/InvariantDivision.h"
+#include "compiler/passes/InterleavedAccesses.h"
 #include "compiler/passes/MaskedStoreFastPath.h"
 #include "compiler/passes/MathBuiltins.h"
 #include "compiler/passes/NonTemporalStores.h"
@@ -144,6 +145,9 @@ void addOptimizerLastPasses(ModulePassManager &MPM) {
   // Gathers of adjacent elements become vector loads.
   FPM.addPass(ConsecutiveGathersPass());
   FPM.addPass(InstCombinePass());
+  // The gathers (scatters) of a struct's fields, an RGBA texel's channels,
+  // become one wide load (store) when the lanes' structs are adjacent.
+  FPM.addPass(InterleavedAccessesPass());
   // Before the gathers split into their checked forms: a grid-stride loop's
   // loads prefetch the group's run a few strides ahead.
   FPM.addPass(GridStridePrefetchPass());
