@@ -215,3 +215,81 @@ TEST_CASE("5.10 (compiler/passes/RuntimeConsecutiveGathers.cpp): gathers and "
     }
   }
 }
+
+namespace {
+
+const char *StructSource = R"(
+// A float4 per work-item through an index: the four component gathers read
+// adjacent structs when idx is the identity (one wide load), others when
+// it is not; the float4 store at i is four component scatters of adjacent
+// structs (one wide store), the store at idx[i] is not.
+kernel void float4_indexed(global const int *idx, global const float4 *in,
+                           global float4 *out, global float4 *scat) {
+  int i = get_global_id(0);
+  float4 v = in[idx[i]];
+  out[i] = v * 2.0f + (float4)(1.0f, 2.0f, 3.0f, 4.0f);
+  scat[idx[i]] = v.wzyx;
+}
+// Two-field structs of 8-byte elements, under a condition that leaves
+// some lanes out (the masked forms).
+kernel void long2_masked(global const int *idx, global const long2 *in,
+                         global long2 *out) {
+  int i = get_global_id(0);
+  if (i % 3 != 1)
+    out[i] = in[idx[i]] + (long2)(i, -i);
+}
+)";
+
+} // namespace
+
+TEST_CASE("5.10 (compiler/passes/InterleavedAccesses.cpp): struct fields "
+          "gathered and scattered per lane, adjacent at run time or not, "
+          "masked or not, read and write what each work-item would alone",
+          "[compiler][gather]") {
+  sched::Env E;
+  cl_program P = E.build(StructSource);
+  const int N = 1000; // not a multiple of a vector: a partial last vector
+  std::vector<float> In(4 * N);
+  for (int I = 0; I < 4 * N; ++I)
+    In[I] = float(I % 977) * 0.5f - 100.0f;
+  std::vector<int64_t> In64(2 * N);
+  for (int I = 0; I < 2 * N; ++I)
+    In64[I] = int64_t(I) * 1000003 - 5;
+  std::vector<int> Identity(N), Reversed(N), Pairs(N);
+  for (int I = 0; I < N; ++I) {
+    Identity[I] = I;
+    Reversed[I] = N - 1 - I;
+    Pairs[I] = I ^ 1; // adjacent structs in swapped pairs: not lane order
+  }
+  for (size_t L : {size_t(1), size_t(8), size_t(40), size_t(200)})
+    for (const std::vector<int> *Idx : {&Identity, &Reversed, &Pairs}) {
+      INFO("local size " << L << ", index "
+                         << (Idx == &Identity   ? "identity"
+                             : Idx == &Reversed ? "reversed"
+                                                : "pairs"));
+      cl_mem BIdx = E.buffer(*Idx), BIn = E.buffer(In);
+      cl_mem BOut = E.buffer(std::vector<float>(4 * N, 0.0f));
+      cl_mem BScat = E.buffer(std::vector<float>(4 * N, 0.0f));
+      E.launch(P, "float4_indexed", size_t(N), L, BIdx, BIn, BOut, BScat);
+      std::vector<float> Want(4 * N), WantS(4 * N);
+      for (int I = 0; I < N; ++I)
+        for (int C = 0; C < 4; ++C) {
+          Want[4 * I + C] = In[4 * (*Idx)[I] + C] * 2.0f + float(C + 1);
+          WantS[4 * (*Idx)[I] + C] = In[4 * (*Idx)[I] + 3 - C];
+        }
+      expectEqual(E.read<float>(BOut, 4 * N), Want, "out");
+      expectEqual(E.read<float>(BScat, 4 * N), WantS, "scattered");
+
+      cl_mem BIn64 = E.buffer(In64);
+      std::vector<int64_t> Init(2 * N, 7);
+      cl_mem BOut64 = E.buffer(Init);
+      E.launch(P, "long2_masked", size_t(N), L, BIdx, BIn64, BOut64);
+      std::vector<int64_t> Want64 = Init;
+      for (int I = 0; I < N; ++I)
+        if (I % 3 != 1) {
+          Want64[2 * I] = In64[2 * (*Idx)[I]] + I;
+          Want64[2 * I + 1] = In64[2 * (*Idx)[I] + 1] - I;
+        }
+      expectEqual(E.read<int64_t>(BOut64, 2 * N), Want64, "masked");
+    }
+}
