@@ -534,12 +534,22 @@ void Kernel::chooseLocalSize(LaunchDescription &R, size_t MaxTotal,
   // size up to a limit (and MaxTotal), a multiple of 16 if there is one.
   // Fibers (PerWorkItem) cost a stack each: 256. The work-item loop costs
   // nothing per item but something per group: groups as large as leave
-  // every thread 16 of them to balance, up to 4096 items; barrier regions
-  // up to 1024, so that what lives across a barrier stays in the caches.
+  // every thread 16 of them to balance, counting the groups of every
+  // dimension (a 4096 x 4096 image is 4096 rows of groups), up to 4096
+  // items; barrier regions up to 1024, so that what lives across a barrier
+  // stays in the caches.
   size_t Limit = 256;
-  if (!PerWorkItem)
-    Limit = std::clamp<size_t>(R.GlobalSize[0] / (16 * std::max(Threads, 1u)),
-                               256, Regions ? 1024 : 4096);
+  if (!PerWorkItem) {
+    // The other dimensions' global sizes, as many groups each (their
+    // local size is 1); saturated, since only the comparison matters.
+    size_t Items = R.GlobalSize[0];
+    for (unsigned D = 1; D < 3; ++D)
+      if (R.GlobalSize[D] > 1 &&
+          __builtin_mul_overflow(Items, R.GlobalSize[D], &Items))
+        Items = SIZE_MAX;
+    Limit = std::clamp<size_t>(Items / (16 * std::max(Threads, 1u)), 256,
+                               Regions ? 1024 : 4096);
+  }
   // Per launch: search downwards, multiples of 16 first, so the usual
   // global sizes stop at the first try.
   Limit = std::min({Limit, MaxTotal, R.GlobalSize[0]});
