@@ -79,6 +79,11 @@ struct Launch {
 /// Set while a warm-up call is recorded.
 std::vector<Launch> *Recording = nullptr;
 
+/// Every path line read so far, kernel name to path: CLBlast and clFFT
+/// keep their built programs for the process, so a later row may launch a
+/// kernel that an earlier row built (and clcpu reported then).
+std::map<std::string, std::string> PathsSeen;
+
 std::string dims(cl_uint Dim, const size_t *S) {
   if (!S)
     return "auto";
@@ -327,6 +332,8 @@ struct ClGemm : Work {
     size_t Bytes = R.N * R.N * 4;
     A = Buffer(P.Ctx, Bytes), B = Buffer(P.Ctx, Bytes), C = Buffer(P.Ctx, Bytes);
     write(P, A, R.A), write(P, B, R.B);
+    // CLBlast reads C even with beta = 0 (0 x NaN is NaN): no garbage.
+    write(P, C, std::vector<float>(R.N * R.N));
   }
   void run() override {
     clblast(CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo,
@@ -382,6 +389,8 @@ struct ClGemv : Work {
     A = Buffer(P.Ctx, R.M * R.N * 4), X = Buffer(P.Ctx, R.N * 4);
     Y = Buffer(P.Ctx, R.M * 4);
     write(P, A, R.A), write(P, X, R.X);
+    // CLBlast reads y even with beta = 0 (0 x NaN is NaN): no garbage.
+    write(P, Y, std::vector<float>(R.M));
   }
   void run() override {
     clblast(CLBlastSgemv(CLBlastLayoutRowMajor, CLBlastTransposeNo, R.M, R.N,
@@ -620,6 +629,7 @@ std::vector<Spec> specs(bool Smoke) {
 struct Outcome {
   std::string Status = "ok"; // ok, FAIL, n/a, skip
   std::string Why;
+  std::string Note;           // how it ran (hashcat: its tuning)
   std::vector<double> Values; // one per repetition, in the row's unit
 };
 
@@ -703,9 +713,16 @@ Result runSpec(const Spec &S, const std::vector<Platform *> &Ps, int Reps,
       Ws[I]->run(); // warm-up: builds the kernels
     });
     Recording = nullptr;
-    Capture.finish(Record ? &R.Paths : nullptr);
-    if (Record)
+    std::map<std::string, std::string> Built;
+    Capture.finish(Record ? &Built : nullptr);
+    if (Record) {
+      for (auto &[K, P] : Built)
+        PathsSeen[K] = P;
+      for (const Launch &L : Launched)
+        if (PathsSeen.count(L.Kernel))
+          R.Paths[L.Kernel] = PathsSeen[L.Kernel];
       R.Launches = std::move(Launched);
+    }
     if (Ws[I])
       Guard(I, [&] { Verify(I); });
   }
@@ -869,24 +886,40 @@ int hashcatDevice(const std::string &Hashcat, const std::string &Query,
 }
 
 /// One hashcat benchmark run of Mode on Device: H/s, or throws with
-/// hashcat's reason. Its output goes to Output.
+/// hashcat's reason; Tuning gets what hashcat chose ("Accel:512 Loops:1024
+/// Thr:1 Vec:16"). Its output goes to Output.
 double hashcatRun(const std::string &Hashcat, int Mode, int Device,
-                  std::string &Output) {
-  // --machine-readable prints "device:mode:...:exec ms:H/s"; -D 1,2: CPU
-  // devices are used even where a GPU is present; hashcat's self-test of
-  // the kernel on a known hash runs first (a failure skips the device).
+                  std::string &Tuning, std::string &Output) {
+  // -D 1,2: CPU devices are used even where a GPU is present. hashcat's
+  // self-test of the kernel on a known hash runs first (a failure skips
+  // the device, and no speed is printed).
   std::string Cmd = quote(Hashcat) + " -b -m " + std::to_string(Mode) +
                     " -d " + std::to_string(Device) +
-                    " -D 1,2 --machine-readable --backend-ignore-cuda "
-                    "--backend-ignore-hip 2>&1";
+                    " -D 1,2 --backend-ignore-cuda --backend-ignore-hip 2>&1";
   int Rc = runCommand(Cmd, Output);
   std::istringstream In(Output);
   std::string Problem;
+  // "Speed.#2.........:   48.3 MH/s (44.38ms) @ Accel:512 Loops:1024 Thr:1
+  // Vec:16"
+  const std::string Tag = "Speed.#" + std::to_string(Device) + ".";
   for (std::string L; std::getline(In, L);) {
-    std::vector<std::string> F = split(L, ':');
-    if (F.size() >= 6 && std::atoi(F[0].c_str()) == Device &&
-        std::atoi(F[1].c_str()) == Mode && F[0].find(' ') == std::string::npos)
-      return std::atof(F.back().c_str());
+    size_t Colon = L.find(':');
+    if (L.rfind(Tag, 0) == 0 && Colon != std::string::npos) {
+      std::istringstream F(L.substr(Colon + 1));
+      double V = 0;
+      std::string Unit;
+      F >> V >> Unit;
+      double Scale = Unit == "H/s"    ? 1
+                     : Unit == "kH/s" ? 1e3
+                     : Unit == "MH/s" ? 1e6
+                     : Unit == "GH/s" ? 1e9
+                     : Unit == "TH/s" ? 1e12
+                                      : 0;
+      size_t At = L.find("@ ");
+      Tuning = At == std::string::npos ? "" : L.substr(At + 2);
+      if (Scale > 0)
+        return V * Scale;
+    }
     if (Problem.empty() &&
         (L.find("ATTENTION") != std::string::npos ||
          L.find("self-test") != std::string::npos ||
@@ -898,8 +931,9 @@ double hashcatRun(const std::string &Hashcat, int Mode, int Device,
                 ") printed no speed" + (Problem.empty() ? "" : ": " + Problem));
 }
 
-/// The hashcat row of Mode: Reps runs per platform, A then B, after a
-/// warm-up run each (which builds hashcat's kernels, or loads its cache).
+/// The hashcat row of Mode: Reps runs per platform, A then B. No warm-up
+/// run: hashcat's figure leaves out its start (building its kernels, or
+/// loading them from its cache), whose wall time the notes give.
 Result runHashcat(const std::string &Hashcat, const std::string &Name,
                   int Mode, const std::string &Algorithm,
                   const std::vector<Platform *> &Ps, int Reps, int ClcpuIndex,
@@ -911,24 +945,35 @@ Result runHashcat(const std::string &Hashcat, const std::string &Name,
   R.O[2].Status = "skip", R.O[2].Why = "no host library";
   alarm(TimeoutS);
   int Dev[2] = {0, 0};
+  std::string Tuning[2];
+  std::vector<double> Wall[2];
   if (Ps.size() < 2)
     R.O[1].Status = "skip";
   for (size_t I = 0; I < Ps.size(); ++I) {
-    setWatchdogLabel(Name + " on " + Ps[I]->Name);
-    std::string Why, Output;
+    std::string Why;
     Dev[I] = hashcatDevice(Hashcat, Ps[I]->Query, Why);
-    if (!Dev[I]) {
+    if (!Dev[I])
       R.O[I].Status = "n/a", R.O[I].Why = Why;
-      continue;
-    }
-    try {
-      hashcatRun(Hashcat, Mode, Dev[I], Output);
-    } catch (const std::exception &E) {
-      R.O[I].Status = "FAIL", R.O[I].Why = E.what();
-      Dev[I] = 0;
-    }
-    if (int(I) == ClcpuIndex) {
-      // The kernels of this hash mode (m00000_*), not hashcat's helpers.
+  }
+  for (int Rep = 0; Rep < Reps; ++Rep)
+    for (size_t I = 0; I < Ps.size(); ++I) {
+      if (!Dev[I])
+        continue;
+      setWatchdogLabel(Name + " on " + Ps[I]->Name);
+      std::string Output;
+      double Start = nowSec();
+      try {
+        R.O[I].Values.push_back(
+            hashcatRun(Hashcat, Mode, Dev[I], Tuning[I], Output) * 1e-6);
+        Wall[I].push_back(nowSec() - Start);
+      } catch (const std::exception &E) {
+        R.O[I].Status = "FAIL", R.O[I].Why = E.what();
+        R.O[I].Values.clear();
+        Dev[I] = 0;
+      }
+      if (Rep > 0 || int(I) != ClcpuIndex)
+        continue;
+      // The kernels of this hash mode (m01400_*), not hashcat's helpers.
       char Prefix[16];
       std::snprintf(Prefix, sizeof Prefix, "m%05d_", Mode);
       const std::string Tag = "clcpu: kernel ";
@@ -943,21 +988,10 @@ Result runHashcat(const std::string &Hashcat, const std::string &Name,
         R.Paths[K] = L.substr(Sep + 2);
       }
     }
-  }
-  for (int Rep = 0; Rep < Reps; ++Rep)
-    for (size_t I = 0; I < Ps.size(); ++I)
-      if (Dev[I]) {
-        setWatchdogLabel(Name + " on " + Ps[I]->Name);
-        std::string Output;
-        try {
-          R.O[I].Values.push_back(hashcatRun(Hashcat, Mode, Dev[I], Output) *
-                                  1e-6);
-        } catch (const std::exception &E) {
-          R.O[I].Status = "FAIL", R.O[I].Why = E.what();
-          R.O[I].Values.clear();
-          Dev[I] = 0;
-        }
-      }
+  for (size_t I = 0; I < Ps.size(); ++I)
+    if (!Wall[I].empty())
+      R.O[I].Note = Tuning[I] + ", " + fmt(median(Wall[I])) +
+                    " s per hashcat run";
   alarm(0);
   return R;
 }
@@ -1228,10 +1262,17 @@ int main(int Argc, char **Argv) {
 
   // The full path lines, and what each row measured.
   std::printf("\nrows:\n");
-  for (const Result &R : Results)
-    if (!R.Skipped)
-      std::printf("  %-16s %s%s\n", R.Name.c_str(), R.What.c_str(),
-                  R.HostWhat.empty() ? "" : ("; host: " + R.HostWhat).c_str());
+  for (const Result &R : Results) {
+    if (R.Skipped)
+      continue;
+    std::string Notes;
+    for (size_t I = 0; I < Ps.size(); ++I)
+      if (!R.O[I].Note.empty())
+        Notes += "; " + Ps[I]->Label + ": " + R.O[I].Note;
+    std::printf("  %-16s %s%s%s\n", R.Name.c_str(), R.What.c_str(),
+                R.HostWhat.empty() ? "" : ("; host: " + R.HostWhat).c_str(),
+                Notes.c_str());
+  }
   if (ClcpuIndex >= 0) {
     std::printf("\nkernel paths on %s (%s):\n",
                 Ps[ClcpuIndex]->Label.c_str(), Ps[ClcpuIndex]->Name.c_str());
