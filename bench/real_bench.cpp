@@ -14,7 +14,8 @@
 // - hashcat's benchmark mode (-b) for MD5 and SHA2-256, one hashcat process
 //   per platform and repetition, its device chosen by platform name from
 //   `hashcat -I`; its figure is what hashcat prints (H/s), after hashcat's
-//   own self-test of the kernel on a known hash.
+//   own self-test of the kernel on a known hash, and leaves out hashcat's
+//   start (no warm-up run: the notes give the start's wall time).
 // The host libraries use as many threads as this process has CPUs, the
 // drivers' devices as many compute units.
 //
@@ -28,7 +29,9 @@
 // platform and the path clcpu took for each (CLCPU_LOG_KERNEL_PATHS, which
 // this program sets): the launches are seen by this program's own
 // clEnqueueNDRangeKernel, which CLBlast and clFFT reach before the
-// loader's; the full path lines follow the table.
+// loader's; for pyopencl every kernel built during the warm-up, for
+// hashcat those of the hash mode (m01400_*). The full path lines follow
+// the table.
 //
 // Usage: clcpu_real_bench [--a NAME] [--b NAME|none] [--reps N] [--smoke]
 //                         [--only LIST] [--list] [--python PATH]
@@ -99,15 +102,15 @@ std::string dims(cl_uint Dim, const size_t *S) {
 // which finds this definition (exported, bench/CMakeLists.txt) before the
 // loader's; it notes the kernel and passes the call on unchanged. (Visible
 // although the project builds with -fvisibility=hidden.)
-extern "C" __attribute__((visibility("default"))) CL_API_ENTRY cl_int
-    CL_API_CALL clEnqueueNDRangeKernel(
-    cl_command_queue Queue, cl_kernel Kernel, cl_uint Dim, const size_t *Offset,
-    const size_t *Global, const size_t *Local, cl_uint NumEvents,
-    const cl_event *Wait, cl_event *Event) {
-  using Fn = cl_int(CL_API_CALL *)(cl_command_queue, cl_kernel, cl_uint,
-                                   const size_t *, const size_t *,
-                                   const size_t *, cl_uint, const cl_event *,
-                                   cl_event *);
+extern "C" __attribute__((visibility("default")))
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueNDRangeKernel(cl_command_queue Queue, cl_kernel Kernel, cl_uint Dim,
+                       const size_t *Offset, const size_t *Global,
+                       const size_t *Local, cl_uint NumEvents,
+                       const cl_event *Wait, cl_event *Event) {
+  using Fn = cl_int(CL_API_CALL *)(
+      cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *,
+      const size_t *, cl_uint, const cl_event *, cl_event *);
   static Fn Next = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, __func__));
   if (!Next)
     return CL_INVALID_OPERATION;
@@ -118,8 +121,8 @@ extern "C" __attribute__((visibility("default"))) CL_API_ENTRY cl_int
     auto It = std::find_if(Recording->begin(), Recording->end(),
                            [&](const Launch &L) { return L.Kernel == Name; });
     if (It == Recording->end())
-      It = Recording->insert(Recording->end(),
-                             {Name, dims(Dim, Global) + "/" + dims(Dim, Local)});
+      It = Recording->insert(
+          Recording->end(), {Name, dims(Dim, Global) + "/" + dims(Dim, Local)});
     ++It->Count;
   }
   return Next(Queue, Kernel, Dim, Offset, Global, Local, NumEvents, Wait,
@@ -307,7 +310,8 @@ std::string compareBound(const std::vector<float> &Got,
 struct GemmRef : Reference {
   size_t N;
   std::vector<float> A, B, C, Bound; // Bound: |A| |B|
-  explicit GemmRef(size_t N) : N(N), A(uniform(N * N, 1)), B(uniform(N * N, 2)) {
+  explicit GemmRef(size_t N)
+      : N(N), A(uniform(N * N, 1)), B(uniform(N * N, 2)) {
     C.resize(N * N), Bound.resize(N * N);
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(N), int(N),
                 int(N), 1, A.data(), int(N), B.data(), int(N), 0, C.data(),
@@ -330,15 +334,16 @@ struct ClGemm : Work {
   ClGemm(Platform &P, GemmRef &R) : P(P), R(R) {}
   void setUp() override {
     size_t Bytes = R.N * R.N * 4;
-    A = Buffer(P.Ctx, Bytes), B = Buffer(P.Ctx, Bytes), C = Buffer(P.Ctx, Bytes);
+    A = Buffer(P.Ctx, Bytes), B = Buffer(P.Ctx, Bytes),
+    C = Buffer(P.Ctx, Bytes);
     write(P, A, R.A), write(P, B, R.B);
     // CLBlast reads C even with beta = 0 (0 x NaN is NaN): no garbage.
     write(P, C, std::vector<float>(R.N * R.N));
   }
   void run() override {
     clblast(CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo,
-                         CLBlastTransposeNo, R.N, R.N, R.N, 1, A.M, 0, R.N,
-                         B.M, 0, R.N, 0, C.M, 0, R.N, &P.Queue, nullptr),
+                         CLBlastTransposeNo, R.N, R.N, R.N, 1, A.M, 0, R.N, B.M,
+                         0, R.N, 0, C.M, 0, R.N, &P.Queue, nullptr),
             "CLBlastSgemm");
     check(clFinish(P.Queue), "clFinish");
   }
@@ -393,8 +398,8 @@ struct ClGemv : Work {
     write(P, Y, std::vector<float>(R.M));
   }
   void run() override {
-    clblast(CLBlastSgemv(CLBlastLayoutRowMajor, CLBlastTransposeNo, R.M, R.N,
-                         1, A.M, 0, R.N, X.M, 0, 1, 0, Y.M, 0, 1, &P.Queue,
+    clblast(CLBlastSgemv(CLBlastLayoutRowMajor, CLBlastTransposeNo, R.M, R.N, 1,
+                         A.M, 0, R.N, X.M, 0, 1, 0, Y.M, 0, 1, &P.Queue,
                          nullptr),
             "CLBlastSgemv");
     check(clFinish(P.Queue), "clFinish");
@@ -411,8 +416,8 @@ struct HostGemv : Work {
   std::vector<float> Y;
   explicit HostGemv(GemvRef &R) : R(R), Y(R.M) {}
   void run() override {
-    cblas_sgemv(CblasRowMajor, CblasNoTrans, int(R.M), int(R.N), 1,
-                R.A.data(), int(R.N), R.X.data(), 1, 0, Y.data(), 1);
+    cblas_sgemv(CblasRowMajor, CblasNoTrans, int(R.M), int(R.N), 1, R.A.data(),
+                int(R.N), R.X.data(), 1, 0, Y.data(), 1);
   }
 };
 
@@ -585,7 +590,8 @@ Spec spec(std::string Name, std::string Unit, std::string What, double PerCall,
 std::vector<Spec> specs(bool Smoke) {
   std::vector<Spec> V;
   // The rows keep their names at --smoke sizes.
-  for (auto [Full, Small] : {std::pair<size_t, size_t>{1024, 64}, {2048, 128}}) {
+  for (auto [Full, Small] :
+       {std::pair<size_t, size_t>{1024, 64}, {2048, 128}}) {
     size_t N = Smoke ? Small : Full;
     V.push_back(spec<GemmRef, ClGemm, HostGemm>(
         "sgemm_" + std::to_string(Full), "GFLOP/s",
@@ -605,8 +611,8 @@ std::vector<Spec> specs(bool Smoke) {
       "saxpy", "GB/s",
       "CLBlastSaxpy " + std::to_string(Ax >> 10) + "K floats (12 bytes each)",
       double(Ax) * 12 * 1e-9, [Ax] { return std::make_shared<AxpyRef>(Ax); }));
-  std::vector<size_t> F2 = Smoke ? std::vector<size_t>{256, 64}
-                                 : std::vector<size_t>{4096, 256};
+  std::vector<size_t> F2 =
+      Smoke ? std::vector<size_t>{256, 64} : std::vector<size_t>{4096, 256};
   V.push_back(spec<FftRef, ClFft, HostFft>(
       "fft2d_4096x256", "GFLOP/s",
       "clFFT 2D " + std::to_string(F2[0]) + "x" + std::to_string(F2[1]) +
@@ -617,7 +623,8 @@ std::vector<Spec> specs(bool Smoke) {
       "fft1d_1M", "GFLOP/s",
       "clFFT 1D " + std::to_string(F1) +
           " complex forward, out of place (5 N log2 N)",
-      fftGflop(F1), [F1] { return std::make_shared<FftRef>(std::vector<size_t>{F1}); }));
+      fftGflop(F1),
+      [F1] { return std::make_shared<FftRef>(std::vector<size_t>{F1}); }));
   return V;
 }
 
@@ -729,7 +736,8 @@ Result runSpec(const Spec &S, const std::vector<Platform *> &Ps, int Reps,
   for (int Rep = 0; Rep < Reps; ++Rep) {
     for (size_t I = 0; I < Ps.size(); ++I)
       if (Ws[I])
-        Guard(I, [&] { R.O[I].Values.push_back(S.PerCall / timeCalls(*Ws[I])); });
+        Guard(I,
+              [&] { R.O[I].Values.push_back(S.PerCall / timeCalls(*Ws[I])); });
     R.O[2].Values.push_back(S.PerCall / timeCalls(*Host));
   }
   for (size_t I = 0; I < Ps.size(); ++I)
@@ -781,9 +789,8 @@ std::vector<std::string> split(const std::string &S, char Sep) {
 ///   path NAME KERNEL PATH
 ///   skip REASON
 std::vector<Result> runPython(const std::string &Python,
-                              const std::string &Script,
-                              const std::string &QA, const std::string &QB,
-                              int Reps, bool Smoke,
+                              const std::string &Script, const std::string &QA,
+                              const std::string &QB, int Reps, bool Smoke,
                               const std::vector<std::string> &Only) {
   std::string Cmd = quote(Python) + " " + quote(Script) + " --a " + quote(QA) +
                     " --b " + quote(QB) + " --reps " + std::to_string(Reps) +
@@ -807,6 +814,8 @@ std::vector<Result> runPython(const std::string &Python,
   std::istringstream In(Out);
   for (std::string L; std::getline(In, L);) {
     std::vector<std::string> F = split(L, '\t');
+    if (F.empty())
+      continue;
     if (F[0] == "row" && F.size() >= 4) {
       Result R;
       R.Name = F[1], R.Unit = F[2], R.What = F[3];
@@ -867,7 +876,8 @@ int hashcatDevice(const std::string &Hashcat, const std::string &Query,
     L = L.substr(P);
     if (L.rfind("OpenCL Platform ID #", 0) == 0)
       InPlatform = false;
-    else if (L.rfind("Name....: ", 0) == 0 && L.find(Query) != std::string::npos)
+    else if (L.rfind("Name....: ", 0) == 0 &&
+             L.find(Query) != std::string::npos)
       InPlatform = true; // the platform's Name line comes before its devices
     else if (InPlatform && L.rfind("Backend Device ID #", 0) == 0)
       return std::atoi(L.c_str() + std::strlen("Backend Device ID #"));
@@ -893,8 +903,8 @@ double hashcatRun(const std::string &Hashcat, int Mode, int Device,
   // -D 1,2: CPU devices are used even where a GPU is present. hashcat's
   // self-test of the kernel on a known hash runs first (a failure skips
   // the device, and no speed is printed).
-  std::string Cmd = quote(Hashcat) + " -b -m " + std::to_string(Mode) +
-                    " -d " + std::to_string(Device) +
+  std::string Cmd = quote(Hashcat) + " -b -m " + std::to_string(Mode) + " -d " +
+                    std::to_string(Device) +
                     " -D 1,2 --backend-ignore-cuda --backend-ignore-hip 2>&1";
   int Rc = runCommand(Cmd, Output);
   std::istringstream In(Output);
@@ -920,10 +930,9 @@ double hashcatRun(const std::string &Hashcat, int Mode, int Device,
       if (Scale > 0)
         return V * Scale;
     }
-    if (Problem.empty() &&
-        (L.find("ATTENTION") != std::string::npos ||
-         L.find("self-test") != std::string::npos ||
-         L.find("rror") != std::string::npos))
+    if (Problem.empty() && (L.find("ATTENTION") != std::string::npos ||
+                            L.find("self-test") != std::string::npos ||
+                            L.find("rror") != std::string::npos))
       Problem = L;
   }
   throw ClError("hashcat -b -m " + std::to_string(Mode) + " -d " +
@@ -934,8 +943,8 @@ double hashcatRun(const std::string &Hashcat, int Mode, int Device,
 /// The hashcat row of Mode: Reps runs per platform, A then B. No warm-up
 /// run: hashcat's figure leaves out its start (building its kernels, or
 /// loading them from its cache), whose wall time the notes give.
-Result runHashcat(const std::string &Hashcat, const std::string &Name,
-                  int Mode, const std::string &Algorithm,
+Result runHashcat(const std::string &Hashcat, const std::string &Name, int Mode,
+                  const std::string &Algorithm,
                   const std::vector<Platform *> &Ps, int Reps, int ClcpuIndex,
                   unsigned TimeoutS) {
   Result R;
@@ -990,8 +999,8 @@ Result runHashcat(const std::string &Hashcat, const std::string &Name,
     }
   for (size_t I = 0; I < Ps.size(); ++I)
     if (!Wall[I].empty())
-      R.O[I].Note = Tuning[I] + ", " + fmt(median(Wall[I])) +
-                    " s per hashcat run";
+      R.O[I].Note =
+          Tuning[I] + ", " + fmt(median(Wall[I])) + " s per hashcat run";
   alarm(0);
   return R;
 }
@@ -1128,8 +1137,7 @@ int main(int Argc, char **Argv) {
                      [&](const Spec &S) { return S.Name == W; }) &&
         std::none_of(std::begin(OtherRows), std::end(OtherRows),
                      [&](const RowName &R) { return W == R.Name; })) {
-      std::fprintf(stderr, "clcpu_real_bench: unknown row \"%s\"\n",
-                   W.c_str());
+      std::fprintf(stderr, "clcpu_real_bench: unknown row \"%s\"\n", W.c_str());
       return 2;
     }
   auto Wanted = [&](const std::string &Name) {
@@ -1230,9 +1238,9 @@ int main(int Argc, char **Argv) {
   if (!PyRows.empty()) {
     alarm(TimeoutS * 2);
     setWatchdogLabel("bench/real_pyopencl.py");
-    for (const Result &R :
-         runPython(Python, CLCPU_REAL_BENCH_PYOPENCL, QA, Two ? QB : "none",
-                   Reps, Smoke, Want.empty() ? std::vector<std::string>{} : PyRows))
+    for (const Result &R : runPython(
+             Python, CLCPU_REAL_BENCH_PYOPENCL, QA, Two ? QB : "none", Reps,
+             Smoke, Want.empty() ? std::vector<std::string>{} : PyRows))
       Print(R);
     alarm(0);
   }
@@ -1274,8 +1282,8 @@ int main(int Argc, char **Argv) {
                 Notes.c_str());
   }
   if (ClcpuIndex >= 0) {
-    std::printf("\nkernel paths on %s (%s):\n",
-                Ps[ClcpuIndex]->Label.c_str(), Ps[ClcpuIndex]->Name.c_str());
+    std::printf("\nkernel paths on %s (%s):\n", Ps[ClcpuIndex]->Label.c_str(),
+                Ps[ClcpuIndex]->Name.c_str());
     for (const Result &R : Results)
       for (const Launch &L : R.Launches) {
         auto It = R.Paths.find(L.Kernel);
@@ -1284,9 +1292,9 @@ int main(int Argc, char **Argv) {
                 ? ""
                 : " [" + L.Sizes + ", " + std::to_string(L.Count) +
                       (L.Count == 1 ? " launch" : " launches") + " per call]";
-        std::printf("  %s: %s%s: %s\n", R.Name.c_str(), L.Kernel.c_str(),
-                    Sizes.c_str(),
-                    It == R.Paths.end() ? "(no path line)" : It->second.c_str());
+        std::printf(
+            "  %s: %s%s: %s\n", R.Name.c_str(), L.Kernel.c_str(), Sizes.c_str(),
+            It == R.Paths.end() ? "(no path line)" : It->second.c_str());
       }
   }
   clfftTeardown();
