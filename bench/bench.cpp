@@ -19,7 +19,8 @@
 // NAME is a substring of CL_PLATFORM_NAME (defaults "clcpu" and "Portable
 // Computing Language", i.e. PoCL). Exit status 1 if anything FAILed or a
 // benchmark was n/a on A.
-#include "Kernels.h"
+#include "bench/BenchCommon.h"
+#include "bench/Kernels.h"
 
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
@@ -52,169 +53,11 @@
 
 namespace {
 
-// A failing OpenCL call or a broken setup: the platform's result is FAIL.
-struct ClError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-// The platform cannot run this benchmark (build failure, missing feature):
-// its result is n/a.
-struct NotAvailable : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-void check(cl_int Err, const char *What) {
-  if (Err != CL_SUCCESS)
-    throw ClError(std::string(What) + " failed (" + std::to_string(Err) + ")");
-}
-
-double nowSec() {
-  return std::chrono::duration<double>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-double median(std::vector<double> V) {
-  if (V.empty())
-    return 0;
-  std::sort(V.begin(), V.end());
-  size_t N = V.size();
-  return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
-}
-
-// Deterministic pseudo-random numbers for inputs (same on every platform).
-struct Lcg {
-  uint64_t S;
-  explicit Lcg(uint64_t Seed) : S(Seed * 2862933555777941757ull + 1) {}
-  uint32_t next() {
-    S = S * 6364136223846793005ull + 1442695040888963407ull;
-    return uint32_t(S >> 33);
-  }
-  float uniform(float Lo, float Hi) {
-    return Lo + (Hi - Lo) * float(next() & 0xffffff) / float(0x1000000);
-  }
-};
+using namespace bench;
 
 //===----------------------------------------------------------------------===//
 // Platforms
 //===----------------------------------------------------------------------===//
-
-struct Platform {
-  std::string Label; // "A" or "B"
-  std::string Query; // substring asked for
-  /// Appended to every program's build options (--check-bounds: B builds
-  /// in the bounds-check mode).
-  std::string ExtraOptions;
-  std::string Name, Version, Device;
-  cl_platform_id Id = nullptr;
-  cl_device_id Dev = nullptr;
-  cl_context Ctx = nullptr;
-  cl_command_queue Queue = nullptr;
-  bool Collectives = false; // __opencl_c_work_group_collective_functions
-  bool DotProduct = false; // __opencl_c_integer_dot_product_input_4x8bit_packed
-  cl_uint ComputeUnits = 0; // CL_DEVICE_MAX_COMPUTE_UNITS of Dev
-  bool SubDevice = false;   // Dev is from clCreateSubDevices: released here
-
-  Platform() = default;
-  Platform(const Platform &) = delete;
-  Platform &operator=(const Platform &) = delete;
-  ~Platform() {
-    if (Queue)
-      clReleaseCommandQueue(Queue);
-    if (Ctx)
-      clReleaseContext(Ctx);
-    if (SubDevice)
-      clReleaseDevice(Dev);
-  }
-};
-
-std::string platformString(cl_platform_id P, cl_platform_info What) {
-  char Buf[1024] = {};
-  clGetPlatformInfo(P, What, sizeof Buf - 1, Buf, nullptr);
-  return Buf;
-}
-
-std::string deviceString(cl_device_id D, cl_device_info What) {
-  char Buf[1024] = {};
-  clGetDeviceInfo(D, What, sizeof Buf - 1, Buf, nullptr);
-  return Buf;
-}
-
-/// Whether \p D lists extension \p Name (the list may be longer than
-/// deviceString's buffer).
-bool hasExtension(cl_device_id D, const char *Name) {
-  size_t Size = 0;
-  if (clGetDeviceInfo(D, CL_DEVICE_EXTENSIONS, 0, nullptr, &Size) != CL_SUCCESS)
-    return false;
-  std::string List(Size, '\0');
-  if (clGetDeviceInfo(D, CL_DEVICE_EXTENSIONS, Size, List.data(), nullptr) !=
-      CL_SUCCESS)
-    return false;
-  List.resize(List.find('\0')); // the terminating NUL is not part of a name
-  std::istringstream In(List);
-  for (std::string E; In >> E;)
-    if (E == Name)
-      return true;
-  return false;
-}
-
-bool hasCFeature(cl_device_id D, const char *Feature) {
-  size_t Size = 0;
-  if (clGetDeviceInfo(D, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &Size) !=
-          CL_SUCCESS ||
-      Size == 0)
-    return false;
-  std::vector<cl_name_version> Fs(Size / sizeof(cl_name_version));
-  if (clGetDeviceInfo(D, CL_DEVICE_OPENCL_C_FEATURES, Size, Fs.data(),
-                      nullptr) != CL_SUCCESS)
-    return false;
-  for (const cl_name_version &F : Fs)
-    if (std::strcmp(F.name, Feature) == 0)
-      return true;
-  return false;
-}
-
-// Opens the first platform whose name contains P.Query; prints why not.
-bool openPlatform(Platform &P) {
-  cl_uint N = 0;
-  clGetPlatformIDs(0, nullptr, &N);
-  std::vector<cl_platform_id> Ids(N);
-  if (N)
-    clGetPlatformIDs(N, Ids.data(), nullptr);
-  for (cl_platform_id Id : Ids) {
-    std::string Name = platformString(Id, CL_PLATFORM_NAME);
-    if (Name.find(P.Query) == std::string::npos)
-      continue;
-    P.Id = Id;
-    P.Name = Name;
-    P.Version = platformString(Id, CL_PLATFORM_VERSION);
-    break;
-  }
-  if (!P.Id) {
-    std::fprintf(stderr,
-                 "clcpu_bench: no platform named like \"%s\" (%u platforms; "
-                 "check OCL_ICD_VENDORS)\n",
-                 P.Query.c_str(), N);
-    return false;
-  }
-  cl_int Err = clGetDeviceIDs(P.Id, CL_DEVICE_TYPE_ALL, 1, &P.Dev, nullptr);
-  if (Err == CL_SUCCESS)
-    P.Ctx = clCreateContext(nullptr, 1, &P.Dev, nullptr, nullptr, &Err);
-  if (Err == CL_SUCCESS)
-    P.Queue = clCreateCommandQueueWithProperties(P.Ctx, P.Dev, nullptr, &Err);
-  if (Err != CL_SUCCESS) {
-    std::fprintf(stderr, "clcpu_bench: setting up \"%s\" failed (%d)\n",
-                 P.Name.c_str(), Err);
-    return false;
-  }
-  P.Device = deviceString(P.Dev, CL_DEVICE_NAME);
-  P.Collectives =
-      hasCFeature(P.Dev, "__opencl_c_work_group_collective_functions");
-  P.DotProduct =
-      hasCFeature(P.Dev, "__opencl_c_integer_dot_product_input_4x8bit_packed");
-  clGetDeviceInfo(P.Dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof P.ComputeUnits,
-                  &P.ComputeUnits, nullptr);
-  return true;
-}
 
 /// \p Root restricted to \p N compute units (--threads): Root itself when N
 /// is all of them, else a sub-device of N (CL_DEVICE_PARTITION_BY_COUNTS)
@@ -2320,16 +2163,6 @@ struct HostCopy {
   size_t Bytes = 0;
 };
 
-/// The CPUs this process may run on (taskset, cgroup cpusets): the host
-/// references use one thread each, as the drivers' devices do.
-int usableCpus() {
-  cpu_set_t Set;
-  CPU_ZERO(&Set);
-  if (sched_getaffinity(0, sizeof Set, &Set) == 0 && CPU_COUNT(&Set) > 0)
-    return CPU_COUNT(&Set);
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
-
 HostCopy measureHostCopy(size_t Bytes, int Reps) {
   HostCopy H;
   H.Bytes = Bytes;
@@ -2669,17 +2502,6 @@ double Row::refNGBs() const {
   return RefN.empty() ? 0 : copyGBs(RowRef.Bytes, RefN);
 }
 
-// A hung kernel must not hang the benchmark: SIGALRM reports and exits.
-char Current[256] = "";
-void onAlarm(int) {
-  const char Msg[] = "\nclcpu_bench: TIMEOUT in ";
-  ssize_t R = write(2, Msg, sizeof Msg - 1);
-  R = write(2, Current, std::strlen(Current));
-  R = write(2, "\n", 1);
-  (void)R;
-  _exit(3);
-}
-
 /// Runs R on the platforms of Ps (null: not this time, R.O says why): Reps
 /// repetitions, A then B each, the host copy after them (RowRef) and the
 /// host look-back scan (with the fastest of HostThreads) for the rows that
@@ -2691,8 +2513,7 @@ void runRow(Row &R, const std::vector<Platform *> &Ps, int Reps,
   alarm(TimeoutS);
   auto Guard = [&](size_t I, const std::function<void()> &F) {
     Outcome &O = R.O[I];
-    std::snprintf(Current, sizeof Current, "%s on %s", S.Name.c_str(),
-                  Ps[I]->Name.c_str());
+    setWatchdogLabel(S.Name + " on " + Ps[I]->Name);
     try {
       F();
     } catch (const NotAvailable &E) {
@@ -2752,18 +2573,6 @@ double value(const Spec &S, double Seconds) {
   return S.Work > 0 ? S.Work / Seconds : Seconds * S.TimeScale;
 }
 
-std::string fmt(double V) {
-  char Buf[32];
-  double A = std::fabs(V);
-  std::snprintf(Buf, sizeof Buf,
-                A >= 1000  ? "%.0f"
-                : A >= 100 ? "%.1f"
-                : A >= 10  ? "%.2f"
-                           : "%.3f",
-                V);
-  return Buf;
-}
-
 std::string jsonEscape(const std::string &S) {
   std::string R;
   for (char C : S) {
@@ -2785,16 +2594,6 @@ std::string jsonNum(double V) {
   char Buf[32];
   std::snprintf(Buf, sizeof Buf, "%.6g", V);
   return Buf;
-}
-
-std::string cpuModel() {
-  std::ifstream In("/proc/cpuinfo");
-  for (std::string L; std::getline(In, L);)
-    if (L.rfind("model name", 0) == 0) {
-      size_t C = L.find(':');
-      return C == std::string::npos ? L : L.substr(C + 2);
-    }
-  return "unknown";
 }
 
 /// The notes column of R: each platform's note or why it did not run, the
@@ -3207,9 +3006,9 @@ int main(int Argc, char **Argv) {
   if (QB != "none")
     Ps.push_back(&PB);
   for (Platform *P : Ps)
-    if (!openPlatform(*P))
+    if (!openPlatform(*P, "clcpu_bench"))
       return 2;
-  signal(SIGALRM, onAlarm);
+  installWatchdog("clcpu_bench");
   std::vector<int> Counts;
   if (Scaling) {
     Counts = workerCounts(ThreadList, int(std::max(1u, PA.ComputeUnits)));

@@ -15,6 +15,12 @@ PACKAGES=(
   clang-15       # bench/: the *_spirv rows' SPIR-V (LLVM 15 bitcode)
   file  # cpack -G DEB finds the ELF files it computes Depends from
   gdb   # tests/CMakeLists.txt: gdb_kernel_session (docs/DEBUGGING.md)
+  libclblast-dev   # bench/real_bench.cpp: CLBlast's SGEMM, SGEMV, SAXPY rows
+  libclfft-dev     # bench/real_bench.cpp: clFFT's transform rows
+  libopenblas-dev  # bench/real_bench.cpp: the host reference of the CLBlast rows
+  libfftw3-dev     # bench/real_bench.cpp: the host reference of the clFFT rows
+  python3-pyopencl # bench/real_pyopencl.py: GenericScanKernel and RadixSort rows
+  hashcat          # bench/real_bench.cpp: hashcat's benchmark mode rows
 )
 
 missing=()
