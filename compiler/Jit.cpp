@@ -540,10 +540,66 @@ std::string tagOf(const std::string &Source, const std::string &Options) {
 
 std::string llvmVersion() { return LLVM_VERSION_STRING; }
 
+namespace {
+cl_int loadCached(const std::string &Entry, const std::string &OptionText,
+                  std::string &Log, std::unique_ptr<CompiledProgram> &Out,
+                  bool PerfMap);
+/// loadExecutable without the kernel cache.
+cl_int loadExecutableUncached(const std::string &Payload,
+                              const std::string &OptionText, std::string &Log,
+                              std::unique_ptr<CompiledProgram> &Out,
+                              const BuildSettings &S);
+} // namespace
+
 cl_int loadExecutable(const std::string &Payload, const std::string &OptionText,
                       std::string &Log, std::unique_ptr<CompiledProgram> &Out,
                       const BuildSettings &S) {
   initTargets();
+  // An executable binary holds optimized bitcode, whose code generation
+  // takes as long as a build's (a minute for hashcat's largest kernels,
+  // which it loads from its own binary cache at every start): the object
+  // code goes into the kernel cache like a build's, keyed by the binary.
+  std::string Key;
+  if (!S.CacheDir.empty()) {
+    Key = cache::key(Payload, "executable binary\n" + OptionText,
+                     S.DriverVersion);
+    BinaryContents Entry;
+    std::string Note;
+    if (cache::load(S.CacheDir, Key, S.DriverVersion, Entry, Note) &&
+        Entry.Options == OptionText) {
+      std::string LoadLog;
+      if (loadCached(Entry.Payload, OptionText, LoadLog, Out, S.PerfMap) ==
+              CL_SUCCESS &&
+          Out->Payload == Payload) {
+        Out->FromCache = true;
+        return CL_SUCCESS;
+      }
+      Out.reset();
+      Note = "cache entry " + Key + " could not be loaded: " + LoadLog;
+    }
+    if (!Note.empty())
+      Log += "note: " + Note + "\n";
+  }
+  cl_int Err = loadExecutableUncached(Payload, OptionText, Log, Out, S);
+  if (Err == CL_SUCCESS && !Key.empty()) {
+    std::string Note;
+    if (!cache::store(S.CacheDir, Key,
+                      writeBinary({CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
+                                   OptionText,
+                                   packPair(Out->Payload, Out->ObjectCode)},
+                                  S.DriverVersion),
+                      Note, S.CacheMaxBytes) &&
+        S.LogTimes)
+      std::fprintf(stderr, "clcpu: %s\n", Note.c_str());
+  }
+  return Err;
+}
+
+namespace {
+cl_int loadExecutableUncached(const std::string &Payload,
+                              const std::string &OptionText, std::string &Log,
+                              std::unique_ptr<CompiledProgram> &Out,
+                              const BuildSettings &S) {
   std::vector<KernelInfo> Kernels;
   size_t GV = 0;
   std::string Bitcode;
@@ -565,6 +621,7 @@ cl_int loadExecutable(const std::string &Payload, const std::string &OptionText,
                    Payload, OptDisable, S, tagOf("", OptionText), Log, Out,
                    CL_BUILD_PROGRAM_FAILURE);
 }
+} // namespace
 
 namespace {
 /// A cache entry's payload (the executable plus its object code) → a

@@ -136,6 +136,59 @@ TEST_CASE("5.8.3: builds are cached under CLCPU_CACHE_DIR; a corrupt entry "
     fs::remove(E, EC);
 }
 
+TEST_CASE("5.8.2, 5.8.3: an executable binary's code is cached: loading "
+          "it again (hashcat and pyopencl keep their programs as binaries) "
+          "generates no code; a corrupt entry is generated again",
+          "[.cache]") {
+  const char *Dir = std::getenv("CLCPU_CACHE_DIR");
+  REQUIRE(Dir);
+  Ctx X;
+  Built A = build(X.C, X.D, uniqueSource());
+  REQUIRE(A.Err == CL_SUCCESS);
+  size_t Size = 0;
+  REQUIRE(clGetProgramInfo(A.P, CL_PROGRAM_BINARY_SIZES, sizeof Size, &Size,
+                           nullptr) == CL_SUCCESS);
+  std::vector<unsigned char> Binary(Size);
+  unsigned char *Ptr = Binary.data();
+  REQUIRE(clGetProgramInfo(A.P, CL_PROGRAM_BINARIES, sizeof Ptr, &Ptr,
+                           nullptr) == CL_SUCCESS);
+  auto Load = [&] {
+    const unsigned char *B = Binary.data();
+    cl_int Status = -1, Err = -1;
+    cl_program P =
+        clCreateProgramWithBinary(X.C, 1, &X.D, &Size, &B, &Status, &Err);
+    REQUIRE(Err == CL_SUCCESS);
+    REQUIRE(clBuildProgram(P, 0, nullptr, nullptr, nullptr, nullptr) ==
+            CL_SUCCESS);
+    return P;
+  };
+  const std::vector<int> Expected = {5, 6, 7, 8, 9, 10, 11, 12};
+  size_t Before = entries(Dir).size();
+  // The first load generates the code and stores it: one more entry.
+  cl_program P1 = Load();
+  std::vector<fs::path> After = entries(Dir);
+  CHECK(After.size() == Before + 1);
+  CHECK(run(X.C, X.D, P1) == Expected);
+  // The second finds it: no new entry, same results.
+  cl_program P2 = Load();
+  CHECK(entries(Dir).size() == After.size());
+  CHECK(run(X.C, X.D, P2) == Expected);
+  // Damaged entries: generated again, still right.
+  for (const fs::path &E : entries(Dir)) {
+    std::fstream F(E, std::ios::in | std::ios::out | std::ios::binary);
+    F.seekp(64);
+    F.put('\x5a');
+    F.put('\xa5');
+  }
+  cl_program P3 = Load();
+  CHECK(run(X.C, X.D, P3) == Expected);
+  for (cl_program P : {A.P, P1, P2, P3})
+    clReleaseProgram(P);
+  std::error_code EC;
+  for (const fs::path &E : entries(Dir))
+    fs::remove(E, EC);
+}
+
 TEST_CASE("5.8.3: CLCPU_CACHE=0 turns the kernel cache off", "[.cache-off]") {
   const char *Dir = std::getenv("CLCPU_CACHE_DIR");
   REQUIRE(Dir);
