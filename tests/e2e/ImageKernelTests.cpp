@@ -981,3 +981,32 @@ TEST_CASE("5.9.2 (bug: an argument whose type name begins with \"image\" "
   for (cl_int V : E.read<cl_int>(Out, 4))
     CHECK(V == 7);
 }
+
+TEST_CASE("6.12 (bug: __IMAGE_SUPPORT__ was never defined, the CTS "
+          "test_basic kernel_numeric_constants failed): with image support "
+          "the macro is 1 in every OpenCL C version",
+          "[.images]") {
+  Env E;
+  const char *Src = "kernel void k(global int *o) {\n"
+                    "#ifdef __IMAGE_SUPPORT__\n"
+                    "  o[0] = __IMAGE_SUPPORT__;\n"
+                    "#else\n"
+                    "  o[0] = -1;\n"
+                    "#endif\n"
+                    "}\n";
+  for (const char *Std : {"", "-cl-std=CL1.2", "-cl-std=CL2.0",
+                          "-cl-std=CL3.0"}) {
+    INFO("options '" << Std << "'");
+    cl_program P;
+    std::string Log;
+    REQUIRE(E.build(Src, Std, P, &Log) == CL_SUCCESS);
+    cl_kernel K = E.kernel(P, "k");
+    cl_mem Out = E.buffer(sizeof(cl_int));
+    REQUIRE(clSetKernelArg(K, 0, sizeof Out, &Out) == CL_SUCCESS);
+    E.run(K, 1);
+    cl_int V = 0;
+    REQUIRE(clEnqueueReadBuffer(E.Q, Out, CL_TRUE, 0, sizeof V, &V, 0, nullptr,
+                                nullptr) == CL_SUCCESS);
+    CHECK(V == 1);
+  }
+}
