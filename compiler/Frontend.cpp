@@ -224,6 +224,12 @@ void addExtensionArgs(const std::string &ClStd, bool Images,
       Args.push_back("-D" + N + "=1");
   }
   Args.push_back(Ext);
+  // OpenCL C 6.12: "__IMAGE_SUPPORT__ is used to determine if the OpenCL
+  // device supports images. This is an integer constant of 1 if images are
+  // supported and is undefined otherwise." Clang defines it only for SPIR
+  // targets.
+  if (Images)
+    Args.push_back("-D__IMAGE_SUPPORT__=1");
 }
 } // namespace
 

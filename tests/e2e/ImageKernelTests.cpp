@@ -960,6 +960,24 @@ TEST_CASE("8.3 \"Conversion Rules for sRGBA and sBGRA Images\": a read_write "
   }
 }
 
+TEST_CASE("OpenCL C 6.12: __IMAGE_SUPPORT__ is 1 with image support (CTS "
+          "test_basic kernel_numeric_constants)",
+          "[.images]") {
+  Env E;
+  for (const char *Std : {"-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0"}) {
+    INFO(Std);
+    cl_program P;
+    std::string Log;
+    cl_int B =
+        E.build("#if !defined(__IMAGE_SUPPORT__) || __IMAGE_SUPPORT__ != 1\n"
+                "#error no image support macro\n#endif\n"
+                "kernel void k(global int *p) { *p = __IMAGE_SUPPORT__; }",
+                Std, P, &Log);
+    INFO(Log);
+    CHECK(B == CL_SUCCESS);
+  }
+}
+
 TEST_CASE("6.15.15.5: read_write images read their own writes after "
           "atomic_work_item_fence(CLK_IMAGE_MEM_FENCE)",
           "[.images]") {

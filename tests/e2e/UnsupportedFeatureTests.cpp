@@ -172,6 +172,23 @@ TEST_CASE("5.3.3: image commands check the queue, then the image", "[image]") {
   }
 }
 
+TEST_CASE("OpenCL C 6.12: __IMAGE_SUPPORT__ is undefined without image "
+          "support",
+          "[.no-images]") {
+  Fixture F;
+  REQUIRE(deviceInfo<cl_bool>(F.Dev, CL_DEVICE_IMAGE_SUPPORT) == CL_FALSE);
+  const char *Src = "#ifdef __IMAGE_SUPPORT__\n#error images\n#endif\n"
+                    "kernel void k(global int *p) { *p = 1; }";
+  for (const char *Std : {"-cl-std=CL1.2", "-cl-std=CL3.0"}) {
+    INFO(Std);
+    cl_int Err = CL_OUT_OF_RESOURCES;
+    cl_program P = clCreateProgramWithSource(F.Ctx, 1, &Src, nullptr, &Err);
+    REQUIRE(Err == CL_SUCCESS);
+    CHECK(clBuildProgram(P, 1, &F.Dev, Std, nullptr, nullptr) == CL_SUCCESS);
+    clReleaseProgram(P);
+  }
+}
+
 TEST_CASE("5.7.1: samplers cannot be created without image support",
           "[.no-images]") {
   Fixture F;
