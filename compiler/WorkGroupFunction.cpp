@@ -93,11 +93,11 @@ static bool observesGroups(Function &Body) {
       if (Callee->isIntrinsic())
         continue;
       StringRef N = baseName(Callee->getName());
-      if (N == "get_local_id" || N == "get_group_id" ||
-          N == "get_local_size" || N == "get_enqueued_local_size" ||
-          N == "get_num_groups" || N == "get_local_linear_id" ||
-          N.contains("sub_group") || N.contains("work_group") ||
-          N.contains("barrier") || N == "wait_group_events")
+      if (N == "get_local_id" || N == "get_group_id" || N == "get_local_size" ||
+          N == "get_enqueued_local_size" || N == "get_num_groups" ||
+          N == "get_local_linear_id" || N.contains("sub_group") ||
+          N.contains("work_group") || N.contains("barrier") ||
+          N == "wait_group_events")
         return true;
       if (!Callee->isDeclaration() && Seen.insert(Callee).second)
         Work.push_back(Callee);
@@ -604,12 +604,10 @@ bool formWorkGroupFunction(Module &M, Function &F,
   bool Sync = !FAM.getResult<SyncCallsAnalysis>(*Body).empty();
   // No __local memory (the body's variables or an argument) either: then
   // the work-items may run in any grouping.
-  K.GroupAgnostic = !SeesGroups && !Sync && !K.Enqueues &&
-                    K.LocalMemSize == 0 &&
-                    std::none_of(K.Args.begin(), K.Args.end(),
-                                 [](const ArgInfo &A) {
-                                   return A.AddressSpace == ArgLocal;
-                                 });
+  K.GroupAgnostic =
+      !SeesGroups && !Sync && !K.Enqueues && K.LocalMemSize == 0 &&
+      std::none_of(K.Args.begin(), K.Args.end(),
+                   [](const ArgInfo &A) { return A.AddressSpace == ArgLocal; });
   std::string Why;
   // A loop that waits for another work-item gets a yield, and fibers.
   if (!Opts.NoSubgroupIfp && Run(ProgressYieldsPass()))

@@ -832,18 +832,19 @@ TEST_CASE("8.3 \"Conversion Rules for sRGBA and sBGRA Images\": write_imagef "
         std::string Src = std::string("#define IMG ") + T.Name +
                           "\n#define CI(n) " + T.CoordI + "\n" +
                           "#ifndef cl_khr_srgb_image_writes\n#error\n#endif\n"
-                          "kernel void w(" + Acc + R"( IMG img,
+                          "kernel void w(" +
+                          Acc + R"( IMG img,
                           global const float4 *cs, global const float4 *v) {
             size_t i = get_global_id(0);
             write_imagef(img, CI(convert_int4(cs[i])), v[i]);
           })";
         cl_kernel K = E.kernel(E.program(Src, ""), "w");
         cl_mem Buf;
-        cl_mem Img = makeImage(E, W, F,
-                               std::string(Acc) == "write_only"
-                                   ? CL_MEM_WRITE_ONLY
-                                   : CL_MEM_READ_WRITE,
-                               nullptr, Buf);
+        cl_mem Img =
+            makeImage(E, W, F,
+                      std::string(Acc) == "write_only" ? CL_MEM_WRITE_ONLY
+                                                       : CL_MEM_READ_WRITE,
+                      nullptr, Buf);
         cl_mem CB =
             E.buffer(Coords.size() * 4, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                      Coords.data());
@@ -868,8 +869,8 @@ TEST_CASE("8.3 \"Conversion Rules for sRGBA and sBGRA Images\": write_imagef "
                             : G == static_cast<unsigned>(std::nearbyint(
                                        std::clamp(In * 255.0f, 0.0f, 255.0f)));
             if (!Ok && Bad++ < 4)
-              UNSCOPED_INFO("element " << I << " component " << S << ": "
-                                       << In << " -> " << G);
+              UNSCOPED_INFO("element " << I << " component " << S << ": " << In
+                                       << " -> " << G);
           }
         CHECK(Bad == 0);
         if (Buf)
@@ -921,7 +922,7 @@ TEST_CASE("8.3 \"Conversion Rules for sRGBA and sBGRA Images\": a read_write "
                                memory_scope_work_item);
         out[i] = read_imagef(img, p);
       })",
-                                           ""),
+                                     ""),
                            "rw");
     REQUIRE(clSetKernelArg(K, 0, sizeof Img, &Img) == CL_SUCCESS);
     REQUIRE(clSetKernelArg(K, 1, sizeof VB, &VB) == CL_SUCCESS);
@@ -934,22 +935,23 @@ TEST_CASE("8.3 \"Conversion Rules for sRGBA and sBGRA Images\": a read_write "
     std::vector<unsigned char> Got(N * 4);
     REQUIRE(clEnqueueReadImage(E.Q, Img, CL_TRUE, O, R, 0, 0, Got.data(), 0,
                                nullptr, nullptr) == CL_SUCCESS);
-    const int Map[4] = {Order == CL_sBGRA ? 2 : 0, 1,
-                        Order == CL_sBGRA ? 0 : 2, 3};
+    const int Map[4] = {Order == CL_sBGRA ? 2 : 0, 1, Order == CL_sBGRA ? 0 : 2,
+                        3};
     size_t Bad = 0;
     for (int I = 0; I < N; ++I)
       for (int C = 0; C < 4; ++C) {
         int S = Map[C];
         unsigned B = Got[I * 4 + C];
-        bool Ok = S < 3 ? srgbByteMatches(B, srgbEncodeReference(Vals[I * 4 + S]))
-                        : true;
+        bool Ok = S < 3
+                      ? srgbByteMatches(B, srgbEncodeReference(Vals[I * 4 + S]))
+                      : true;
         // What the read returns: the stored byte decoded, sRGB to linear
         // for R, G, B ("Conversion Rules for sRGBA and sBGRA Images"),
         // 8.3.1.1 for A.
         double U = B / 255.0;
-        double Lin = S == 3           ? U
+        double Lin = S == 3         ? U
                      : U <= 0.04045 ? U / 12.92
-                                      : std::pow((U + 0.055) / 1.055, 2.4);
+                                    : std::pow((U + 0.055) / 1.055, 2.4);
         Ok &= std::fabs(Read[I * 4 + S] - Lin) <= 1e-5;
         if (!Ok && Bad++ < 4)
           UNSCOPED_INFO("element " << I << " component " << S << ": "
