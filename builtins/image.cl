@@ -449,6 +449,7 @@ static int4 unswizzleI(Img I, int4 V) {
   case O_RA:
     return (int4)(V.x, V.w, 0, 0);
   case O_BGRA:
+  case O_sBGRA:
     return V.zyxw;
   case O_ARGB:
     return V.wxyz;
@@ -467,8 +468,29 @@ static bool inside(Img I, int2 C) {
   return C.x >= 0 && C.x < I->width && C.y >= 0 && C.y < I->height;
 }
 
+/// "Conversion Rules for sRGBA and sBGRA Images", linear to sRGB
+/// (cl_khr_srgb_image_writes):
+///   if (c is NaN) c = 0.0;
+///   if (c > 1.0) c = 1.0;
+///   else if (c < 0.0) c = 0.0;
+///   else if (c < 0.0031308) c = 12.92 * c;
+///   else c = 1.055 * powr(c, 1.0/2.4) - 0.055;
+/// The caller then scales by 255 and rounds to nearest even (the UNORM_INT8
+/// store). Both sides of the branch are computed and one is selected, so
+/// that a work-item loop vectorizes it (powr of the SIMD math library);
+/// fmax(NaN, 0) is 0.
+static float3 linearToSrgb(float3 C) {
+  C = fmin(fmax(C, 0.0f), 1.0f);
+  float3 Curve = 1.055f * powr(C, 1.0f / 2.4f) - 0.055f;
+  return C < 0.0031308f ? 12.92f * C : Curve;
+}
+
 /// write_imagef of \p V to the element at \p P.
 static void storeAtF(Img I, global uchar *P, float4 V) {
+  // sRGB orders: only R, G and B are encoded, "the A component is written
+  // as-is".
+  if (I->order == O_sRGBA || I->order == O_sBGRA)
+    V.xyz = linearToSrgb(V.xyz);
   float4 S = unswizzleF(I, V);
   // 8.3.1.2: float to normalized integer, round to nearest even with
   // saturation.

@@ -213,12 +213,6 @@ void addExtensionArgs(const std::string &ClStd, bool Images,
     for (const ExtensionFeature &F : extensionFeatures())
       if (Version >= F.FromVersion)
         Names.push_back(F.Name);
-  // OpenCL C 6.11 (3.0: 6.12) "Preprocessor Directives and Macros":
-  // "__IMAGE_SUPPORT__ ... is an integer constant of 1 if images are
-  // supported and is undefined otherwise", in every OpenCL C version.
-  // Clang defines it for SPIR targets only.
-  if (Images)
-    Args.push_back("-D__IMAGE_SUPPORT__=1");
   std::string Ext = "-cl-ext=-all";
   for (const std::string &N : Names) {
     auto Known =
@@ -230,6 +224,12 @@ void addExtensionArgs(const std::string &ClStd, bool Images,
       Args.push_back("-D" + N + "=1");
   }
   Args.push_back(Ext);
+  // OpenCL C 6.12: "__IMAGE_SUPPORT__ is used to determine if the OpenCL
+  // device supports images. This is an integer constant of 1 if images are
+  // supported and is undefined otherwise." Clang defines it only for SPIR
+  // targets.
+  if (Images)
+    Args.push_back("-D__IMAGE_SUPPORT__=1");
 }
 } // namespace
 

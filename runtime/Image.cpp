@@ -226,15 +226,10 @@ bool imageFormatSupported(const cl_image_format &F, cl_mem_object_type Type,
   if (F.image_channel_order == CL_DEPTH && Type != CL_MEM_OBJECT_IMAGE2D &&
       Type != CL_MEM_OBJECT_IMAGE2D_ARRAY)
     return false;
-  // Writing sRGB images needs cl_khr_srgb_image_writes, which the device
-  // does not have: sRGB formats are for reading only.
-  bool Writes =
-      Flags & (CL_MEM_WRITE_ONLY | CL_MEM_READ_WRITE |
-               CL_MEM_KERNEL_READ_AND_WRITE) ||
-      !(Flags & (CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY | CL_MEM_READ_WRITE |
-                 CL_MEM_KERNEL_READ_AND_WRITE)); // 0 means CL_MEM_READ_WRITE
-  if (isSrgb(F.image_channel_order) && Writes)
-    return false;
+  // sRGB formats are written too (cl_khr_srgb_image_writes: "The sRGB
+  // image formats that may be written to will be returned by
+  // clGetSupportedImageFormats"): write_imagef encodes linear to sRGB
+  // (builtins/image.cl), and a read_write image decodes what it reads.
   for (const SupportedFormat &S : allSupported())
     if (S.Order == F.image_channel_order && S.Type == F.image_channel_data_type)
       return true;

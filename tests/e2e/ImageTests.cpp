@@ -171,7 +171,10 @@ TEST_CASE("5.3.2.2: clGetSupportedImageFormats lists the minimum formats",
       CHECK(hasFormat(RW, CL_RGBA, Ty));
       CHECK(hasFormat(RW, CL_R, Ty));
     }
-    CHECK(!hasFormat(RW, CL_sRGBA, CL_UNORM_INT8));
+    // cl_khr_srgb_image_writes: sRGB formats are written by kernels too,
+    // read-write images included.
+    CHECK(hasFormat(RW, CL_sRGBA, CL_UNORM_INT8));
+    CHECK(hasFormat(RW, CL_sBGRA, CL_UNORM_INT8));
     for (cl_mem_flags F :
          {CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY, CL_MEM_READ_WRITE}) {
       auto L = formats(E.C, F, T);
@@ -186,9 +189,12 @@ TEST_CASE("5.3.2.2: clGetSupportedImageFormats lists the minimum formats",
       }
       CHECK(hasFormat(L, CL_RGBA, CL_UNORM_INT16));
       CHECK(hasFormat(L, CL_BGRA, CL_UNORM_INT8));
-      // sRGB formats are for reading only (no cl_khr_srgb_image_writes);
-      // depth images are 2D images and 2D image arrays.
-      CHECK(hasFormat(L, CL_sRGBA, CL_UNORM_INT8) == (F == CL_MEM_READ_ONLY));
+      // sRGB formats for every access (cl_khr_srgb_image_writes: "The sRGB
+      // image formats that may be written to will be returned by
+      // clGetSupportedImageFormats"); depth images are 2D images and 2D
+      // image arrays.
+      CHECK(hasFormat(L, CL_sRGBA, CL_UNORM_INT8));
+      CHECK(hasFormat(L, CL_sBGRA, CL_UNORM_INT8));
       bool Depth =
           T == CL_MEM_OBJECT_IMAGE2D || T == CL_MEM_OBJECT_IMAGE2D_ARRAY;
       CHECK(hasFormat(L, CL_DEPTH, CL_FLOAT) == Depth);
@@ -751,10 +757,9 @@ TEST_CASE("5.3.1: clCreateImage bad inputs get the spec's errors",
         CL_INVALID_VALUE);
   CHECK(E.imageError(&Rgba8, &D, CL_MEM_KERNEL_READ_AND_WRITE) ==
         CL_INVALID_VALUE);
-  // sRGB images cannot be written by kernels here: read-only only, but
-  // creating one with CL_MEM_READ_WRITE (for host writes) is allowed.
+  // An sRGB image kernels write (cl_khr_srgb_image_writes).
   const cl_image_format Srgb = {CL_sRGBA, CL_UNORM_INT8};
-  cl_mem S = E.image(Srgb, D, CL_MEM_READ_ONLY);
+  cl_mem S = E.image(Srgb, D, CL_MEM_WRITE_ONLY);
   CHECK(S);
   // clCreateSubBuffer of an image, clGetImageInfo of a buffer.
   cl_buffer_region Reg{0, 4};
