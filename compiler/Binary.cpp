@@ -231,7 +231,6 @@ std::string serializeExecutable(const std::vector<KernelInfo> &Kernels,
     W.str(K.Path);
     W.u32(K.Block);
     W.u32(K.Enqueues);
-    W.u32(K.GroupAgnostic);
   }
   W.u64(GlobalVarSize);
   W.str(Bitcode);
@@ -267,14 +266,11 @@ bool deserializeExecutable(const std::string &Payload,
       S = V;
     }
     uint64_t Local = 0, Private = 0, Scratch = 0;
-    uint32_t ArgInfo = 0, PerWorkItem = 0, Uniform = 0, Block = 0, Enqueues = 0,
-             Agnostic = 0;
+    uint32_t ArgInfo = 0, PerWorkItem = 0, Uniform = 0, Block = 0, Enqueues = 0;
     if (!R.str(K.Attributes) || !R.u64(Local) || !R.u32(ArgInfo) ||
         !R.u64(Private) || !R.u32(PerWorkItem) || !R.u32(Uniform) ||
-        !R.u64(Scratch) || !R.str(K.Path) || !R.u32(Block) ||
-        !R.u32(Enqueues) || !R.u32(Agnostic))
+        !R.u64(Scratch) || !R.str(K.Path) || !R.u32(Block) || !R.u32(Enqueues))
       return false;
-    K.GroupAgnostic = Agnostic != 0;
     K.Block = Block != 0;
     K.Enqueues = Enqueues != 0;
     K.RegionScratch = Scratch;

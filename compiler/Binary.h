@@ -43,8 +43,7 @@ namespace clcpu::compiler {
 /// 7: a bounds-checked kernel's site table has one more entry after its
 /// null (passes/CheckBounds.h), and checks are expanded after the work-item
 /// loops are formed (passes/CheckRangeVersioning.cpp).
-/// 9: KernelInfo::GroupAgnostic.
-inline constexpr uint32_t BinaryFormatVersion = 9;
+inline constexpr uint32_t BinaryFormatVersion = 8;
 
 struct BinaryContents {
   cl_program_binary_type Type = CL_PROGRAM_BINARY_TYPE_NONE;

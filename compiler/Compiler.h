@@ -100,12 +100,6 @@ struct KernelInfo {
   /// Calls enqueue_kernel or another device-enqueue built-in: its launches
   /// run with a device-enqueue host (runtime/DeviceQueue.h).
   bool Enqueues = false;
-  /// Observes nothing of its work-groups: no local or group id or size, no
-  /// sub-group, barrier, collective or __local memory, only global ids.
-  /// Its work-items may run in other groups than the application asked
-  /// for (runtime/api/KernelApi.cpp:planLaunch): groups of one work-item
-  /// or one column would leave the work-item loop nothing to vectorize.
-  bool GroupAgnostic = false;
   WorkGroupFn Fn = nullptr;
   /// Built in the bounds-check mode: the descriptions of its check sites,
   /// ending with null (compiler/passes/CheckBounds.h); null otherwise.

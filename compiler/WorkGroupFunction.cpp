@@ -33,7 +33,6 @@
 #include "compiler/passes/WorkItemDebugVariables.h"
 #include "compiler/regions/BarrierRegions.h"
 
-#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/CFG.h>
 #include <llvm/IR/Constants.h>
@@ -51,7 +50,6 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
-#include <algorithm>
 #include <functional>
 
 using namespace llvm;
@@ -72,38 +70,6 @@ StringRef baseName(StringRef N) {
   if (!Digits || Digits + Len > N.size())
     return N;
   return N.substr(Digits, Len);
-}
-
-/// Whether \p Body, or a function it calls, observes its work-group: a
-/// work-item function other than the global ones (get_local_id,
-/// get_group_id, the local and group sizes and counts), or a sub-group,
-/// work-group, barrier or async-copy built-in. An indirect call might.
-static bool observesGroups(Function &Body) {
-  SmallPtrSet<Function *, 16> Seen{&Body};
-  SmallVector<Function *, 16> Work{&Body};
-  while (!Work.empty()) {
-    Function *F = Work.pop_back_val();
-    for (Instruction &I : instructions(*F)) {
-      auto *CB = dyn_cast<CallBase>(&I);
-      if (!CB || CB->isInlineAsm())
-        continue;
-      Function *Callee = CB->getCalledFunction();
-      if (!Callee)
-        return true;
-      if (Callee->isIntrinsic())
-        continue;
-      StringRef N = baseName(Callee->getName());
-      if (N == "get_local_id" || N == "get_group_id" || N == "get_local_size" ||
-          N == "get_enqueued_local_size" || N == "get_num_groups" ||
-          N == "get_local_linear_id" || N.contains("sub_group") ||
-          N.contains("work_group") || N.contains("barrier") ||
-          N == "wait_group_events")
-        return true;
-      if (!Callee->isDeclaration() && Seen.insert(Callee).second)
-        Work.push_back(Callee);
-    }
-  }
-  return false;
 }
 
 static unsigned mdInt(MDNode *N, unsigned I) {
@@ -572,10 +538,6 @@ bool formWorkGroupFunction(Module &M, Function &F,
     Run(ImageArgumentsPass());
   // -g: the work-item's ids as variables a debugger prints.
   Run(WorkItemDebugVariablesPass());
-  // Before the work-item functions become context loads: whether the kernel
-  // reads anything of its work-groups (a global id reads the group id and
-  // the local id once lowered).
-  const bool SeesGroups = observesGroups(*Body);
   // get_global_id and the other work-item functions as context loads and
   // local-id arithmetic, which every path vectorizes.
   Run(WorkItemCallsPass());
@@ -602,12 +564,6 @@ bool formWorkGroupFunction(Module &M, Function &F,
   // those calls by it.
   Run(ReconvergencePass());
   bool Sync = !FAM.getResult<SyncCallsAnalysis>(*Body).empty();
-  // No __local memory (the body's variables or an argument) either: then
-  // the work-items may run in any grouping.
-  K.GroupAgnostic =
-      !SeesGroups && !Sync && !K.Enqueues && K.LocalMemSize == 0 &&
-      std::none_of(K.Args.begin(), K.Args.end(),
-                   [](const ArgInfo &A) { return A.AddressSpace == ArgLocal; });
   std::string Why;
   // A loop that waits for another work-item gets a yield, and fibers.
   if (!Opts.NoSubgroupIfp && Run(ProgressYieldsPass()))
@@ -622,7 +578,6 @@ bool formWorkGroupFunction(Module &M, Function &F,
     FAM.invalidate(*Body, PreservedAnalyses::none());
     Run(LowerWorkGroupSyncPass());
     K.PerWorkItem = true;
-    K.GroupAgnostic = false;
     K.RegionScratch = 0;
     K.Path = "fibers: " + Why;
     emitWorkItemFunction(M, F, *Body, K.Name);

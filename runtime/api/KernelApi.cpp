@@ -283,17 +283,6 @@ cl_int planLaunch(CommandQueue *Q, Kernel *K, cl_uint work_dim,
                   "the work-group has " + std::to_string(Total) +
                       " work-items, more than CL_KERNEL_WORK_GROUP_SIZE",
                   C);
-    // A kernel that observes nothing of its work-groups (only global ids,
-    // no __local memory, barriers or collectives: KernelInfo::GroupAgnostic)
-    // cannot tell which groups its work-items run in. Groups of fewer than
-    // 16 work-items in dimension 0 (one work-item, one column) leave the
-    // work-item loop nothing to vectorize and cost a call each: such a
-    // kernel runs in the groups the scheduler prefers instead.
-    if (K->info().GroupAgnostic && !HasReqd && R.EnqueuedLocalSize[0] < 16 &&
-        R.GlobalSize[0] > R.EnqueuedLocalSize[0])
-      Kernel::chooseLocalSize(R, MaxGroup, Q->executor().threads(),
-                              K->info().PerWorkItem,
-                              K->info().RegionScratch != 0);
   } else if (HasReqd) {
     for (cl_uint D = 0; D < work_dim; ++D) {
       R.EnqueuedLocalSize[D] = Reqd[D];

@@ -6,7 +6,6 @@
 
 #include "SchedulerCommon.h"
 
-#include <array>
 #include <cstring>
 #include <random>
 
@@ -121,63 +120,6 @@ kernel void gsum(global const int *in, global int *out, local int *s) {
     for (size_t I = Gr * L1; I < std::min(G1, (Gr + 1) * L1); ++I)
       T += In[I];
     CHECK(Got[Gr] == T);
-  }
-}
-
-TEST_CASE("5.10: a kernel that reads only global ids runs every work-item "
-          "once in groups of one work-item or one column (regrouped: "
-          "KernelInfo::GroupAgnostic); one that reads its group ids and sizes "
-          "sees the groups it was given",
-          "[scheduler]") {
-  Env E;
-  const char *Src = R"(
-kernel void global_only(global uint *hits, global uint *val) {
-  size_t i = get_global_id(1) * get_global_size(0) + get_global_id(0);
-  hits[i] += 1;
-  val[i] = (uint)(get_global_id(0) * 3 + get_global_id(1) * 1000);
-}
-kernel void group_view(global uint *out) {
-  size_t i = get_global_linear_id();
-  out[i * 4 + 0] = get_group_id(0) + 1000 * get_group_id(1);
-  out[i * 4 + 1] = get_local_size(0) + 1000 * get_local_size(1);
-  out[i * 4 + 2] = get_local_id(0) + 1000 * get_local_id(1);
-  out[i * 4 + 3] = get_num_groups(0);
-}
-)";
-  cl_kernel A = E.kernel(Src, "global_only", "-cl-std=CL3.0");
-  cl_kernel B = E.kernel(Src, "group_view", "-cl-std=CL3.0");
-  // 97 x 64: the first dimension prime, so no group divides it but 1 or 97.
-  size_t G[2] = {97, 64};
-  const size_t N = G[0] * G[1];
-  for (auto L : {std::array<size_t, 2>{1, 1}, std::array<size_t, 2>{1, 64},
-                 std::array<size_t, 2>{1, 16}, std::array<size_t, 2>{97, 1}}) {
-    INFO("local " << L[0] << " x " << L[1]);
-    cl_mem Hits = E.buffer(std::vector<cl_uint>(N, 0));
-    cl_mem Val = E.buffer(std::vector<cl_uint>(N, 0));
-    E.arg(A, 0, Hits);
-    E.arg(A, 1, Val);
-    REQUIRE(E.run(A, 2, G, L.data()) == CL_SUCCESS);
-    std::vector<cl_uint> H = E.read<cl_uint>(Hits, N);
-    std::vector<cl_uint> V = E.read<cl_uint>(Val, N);
-    size_t Bad = 0;
-    for (size_t Y = 0; Y < G[1]; ++Y)
-      for (size_t X = 0; X < G[0]; ++X)
-        Bad += H[Y * G[0] + X] != 1 || V[Y * G[0] + X] != X * 3 + Y * 1000;
-    CHECK(Bad == 0);
-
-    cl_mem Out = E.buffer(std::vector<cl_uint>(N * 4, 0xffffffff));
-    E.arg(B, 0, Out);
-    REQUIRE(E.run(B, 2, G, L.data()) == CL_SUCCESS);
-    std::vector<cl_uint> R = E.read<cl_uint>(Out, N * 4);
-    Bad = 0;
-    for (size_t Y = 0; Y < G[1]; ++Y)
-      for (size_t X = 0; X < G[0]; ++X) {
-        const cl_uint *P = &R[(Y * G[0] + X) * 4];
-        Bad += P[0] != X / L[0] + 1000 * (Y / L[1]) ||
-               P[1] != L[0] + 1000 * L[1] ||
-               P[2] != X % L[0] + 1000 * (Y % L[1]) || P[3] != G[0] / L[0];
-      }
-    CHECK(Bad == 0);
   }
 }
 
