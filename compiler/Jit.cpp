@@ -549,6 +549,47 @@ cl_int loadExecutableUncached(const std::string &Payload,
                               const std::string &OptionText, std::string &Log,
                               std::unique_ptr<CompiledProgram> &Out,
                               const BuildSettings &S);
+
+/// The kernel cache's entry \p Key, built with \p OptionText, into \p Out
+/// (true); an entry that cannot be loaded is noted in \p Log (and on
+/// stderr with CLCPU_LOG_BUILD_TIMES), and \p Out stays empty.
+bool fromCache(const std::string &Key, const std::string &OptionText,
+               const BuildSettings &S, std::unique_ptr<CompiledProgram> &Out,
+               std::string &Log) {
+  BinaryContents Entry;
+  std::string Note;
+  if (cache::load(S.CacheDir, Key, S.DriverVersion, Entry, Note) &&
+      Entry.Options == OptionText) {
+    std::string LoadLog;
+    if (loadCached(Entry.Payload, OptionText, LoadLog, Out, S.PerfMap) ==
+        CL_SUCCESS) {
+      Out->FromCache = true;
+      return true;
+    }
+    Out.reset();
+    Note = "cache entry " + Key + " could not be loaded: " + LoadLog;
+  }
+  if (!Note.empty()) {
+    Log += "note: " + Note + "\n";
+    if (S.LogTimes)
+      std::fprintf(stderr, "clcpu: %s\n", Note.c_str());
+  }
+  return false;
+}
+
+/// Stores \p P, built with \p OptionText, as the kernel cache's entry
+/// \p Key (a failure is only logged: the build itself succeeded).
+void intoCache(const std::string &Key, const std::string &OptionText,
+               const BuildSettings &S, const CompiledProgram &P) {
+  std::string Note;
+  if (!cache::store(S.CacheDir, Key,
+                    writeBinary({CL_PROGRAM_BINARY_TYPE_EXECUTABLE, OptionText,
+                                 packPair(P.Payload, P.ObjectCode)},
+                                S.DriverVersion),
+                    Note, S.CacheMaxBytes) &&
+      S.LogTimes)
+    std::fprintf(stderr, "clcpu: %s\n", Note.c_str());
+}
 } // namespace
 
 cl_int loadExecutable(const std::string &Payload, const std::string &OptionText,
@@ -563,35 +604,16 @@ cl_int loadExecutable(const std::string &Payload, const std::string &OptionText,
   if (!S.CacheDir.empty()) {
     Key = cache::key(Payload, "executable binary\n" + OptionText,
                      S.DriverVersion);
-    BinaryContents Entry;
-    std::string Note;
-    if (cache::load(S.CacheDir, Key, S.DriverVersion, Entry, Note) &&
-        Entry.Options == OptionText) {
-      std::string LoadLog;
-      if (loadCached(Entry.Payload, OptionText, LoadLog, Out, S.PerfMap) ==
-              CL_SUCCESS &&
-          Out->Payload == Payload) {
-        Out->FromCache = true;
+    // (The entry must hold this very binary: a key is a hash.)
+    if (fromCache(Key, OptionText, S, Out, Log)) {
+      if (Out->Payload == Payload)
         return CL_SUCCESS;
-      }
       Out.reset();
-      Note = "cache entry " + Key + " could not be loaded: " + LoadLog;
     }
-    if (!Note.empty())
-      Log += "note: " + Note + "\n";
   }
   cl_int Err = loadExecutableUncached(Payload, OptionText, Log, Out, S);
-  if (Err == CL_SUCCESS && !Key.empty()) {
-    std::string Note;
-    if (!cache::store(S.CacheDir, Key,
-                      writeBinary({CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
-                                   OptionText,
-                                   packPair(Out->Payload, Out->ObjectCode)},
-                                  S.DriverVersion),
-                      Note, S.CacheMaxBytes) &&
-        S.LogTimes)
-      std::fprintf(stderr, "clcpu: %s\n", Note.c_str());
-  }
+  if (Err == CL_SUCCESS && !Key.empty())
+    intoCache(Key, OptionText, S, *Out);
   return Err;
 }
 
@@ -685,23 +707,9 @@ cl_int buildCached(const std::string &KeySource, const char *KeyKind,
     Key = cache::key(S.Bindings.empty() ? KeySource
                                         : S.Bindings.key() + "\n" + KeySource,
                      KeyKind + OptionText, S.DriverVersion);
-    BinaryContents Entry;
-    std::string Note;
-    if (cache::load(S.CacheDir, Key, S.DriverVersion, Entry, Note) &&
-        Entry.Options == OptionText) {
-      std::string LoadLog;
-      if (loadCached(Entry.Payload, OptionText, LoadLog, Out, S.PerfMap) ==
-          CL_SUCCESS) {
-        Out->FromCache = true;
-        Timer.stage("cache hit");
-        return CL_SUCCESS;
-      }
-      Note = "cache entry " + Key + " could not be loaded: " + LoadLog;
-    }
-    if (!Note.empty()) {
-      Log += "note: " + Note + "\n";
-      if (S.LogTimes)
-        std::fprintf(stderr, "clcpu: %s\n", Note.c_str());
+    if (fromCache(Key, OptionText, S, Out, Log)) {
+      Timer.stage("cache hit");
+      return CL_SUCCESS;
     }
   }
   auto Ctx = std::make_unique<LLVMContext>();
@@ -712,15 +720,7 @@ cl_int buildCached(const std::string &KeySource, const char *KeyKind,
   cl_int Err = makeExecutable(std::move(Ctx), std::move(M), Opts, S, Tag, Timer,
                               Log, Out, CL_BUILD_PROGRAM_FAILURE);
   if (Err == CL_SUCCESS && !Key.empty()) {
-    std::string Note;
-    if (!cache::store(
-            S.CacheDir, Key,
-            writeBinary({CL_PROGRAM_BINARY_TYPE_EXECUTABLE, OptionText,
-                         packPair(Out->Payload, Out->ObjectCode)},
-                        S.DriverVersion),
-            Note, S.CacheMaxBytes) &&
-        S.LogTimes)
-      std::fprintf(stderr, "clcpu: %s\n", Note.c_str());
+    intoCache(Key, OptionText, S, *Out);
     Timer.stage("cache store");
   }
   return Err;

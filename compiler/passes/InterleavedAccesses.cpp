@@ -221,6 +221,14 @@ SmallVector<IntrinsicInst *, 4> inBlockOrder(ArrayRef<Member> Ms) {
   return R;
 }
 
+/// The alignment the wide access may assume: the least of its members'.
+Align groupAlignment(ArrayRef<IntrinsicInst *> Members) {
+  Align A = alignment(Members[0]);
+  for (IntrinsicInst *II : Members)
+    A = std::min(A, alignment(II));
+  return A;
+}
+
 /// Rewrites one group of scatters (\p Ms by offset) of \p N lanes of
 /// \p E-byte elements.
 void rewriteScatters(ArrayRef<Member> Ms, Value *Base, unsigned N,
@@ -229,9 +237,7 @@ void rewriteScatters(ArrayRef<Member> Ms, Value *Base, unsigned N,
   SmallVector<IntrinsicInst *, 4> Order = inBlockOrder(Ms);
   Instruction *Last = Order.back();
   Value *Mask = mask(Order[0]);
-  Align A = alignment(Order[0]);
-  for (IntrinsicInst *II : Order)
-    A = std::min(A, alignment(II));
+  Align A = groupAlignment(Order);
   IRBuilder<> B(Last);
   Value *Adjacent = structsAdjacent(B, Base, N, K * E);
   Instruction *ThenTerm, *ElseTerm;
@@ -261,9 +267,7 @@ void rewriteGathers(ArrayRef<Member> Ms, Value *Base, unsigned N, uint64_t E,
   SmallVector<IntrinsicInst *, 4> Order = inBlockOrder(Ms);
   Instruction *First = Order.front();
   Value *Mask = mask(Order[0]);
-  Align A = alignment(Order[0]);
-  for (IntrinsicInst *II : Order)
-    A = std::min(A, alignment(II));
+  Align A = groupAlignment(Order);
   IRBuilder<> B(First);
   Value *Adjacent = structsAdjacent(B, Base, N, K * E);
   Instruction *ThenTerm, *ElseTerm;
