@@ -638,6 +638,30 @@ std::vector<unsigned char> imageBytes(Env &E, cl_mem Img, const WType &W,
   return B;
 }
 
+/// Runs write kernel \p K(image, coordinates, values) over \p N work-items
+/// into a new image of type \p W and format \p F, write-only or read-write
+/// as \p Acc says; the image's bytes, \p ES per element (for a 1D image
+/// buffer, its buffer in \p Buf).
+std::vector<unsigned char> runWrites(Env &E, cl_kernel K, const WType &W,
+                                     const Fmt &F, const char *Acc,
+                                     std::vector<float> &Coords,
+                                     std::vector<float> &Vals, size_t N,
+                                     size_t ES, cl_mem &Buf) {
+  cl_mem Img = makeImage(E, W, F,
+                         std::string(Acc) == "write_only" ? CL_MEM_WRITE_ONLY
+                                                          : CL_MEM_READ_WRITE,
+                         nullptr, Buf);
+  cl_mem CB = E.buffer(Coords.size() * 4,
+                       CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, Coords.data());
+  cl_mem VB = E.buffer(Vals.size() * 4, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                       Vals.data());
+  REQUIRE(clSetKernelArg(K, 0, sizeof Img, &Img) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(K, 1, sizeof CB, &CB) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(K, 2, sizeof VB, &VB) == CL_SUCCESS);
+  E.run(K, N);
+  return imageBytes(E, Img, W, ES);
+}
+
 /// The coordinate of element \p I (x, y, z or layer) as the kernels'
 /// float4 (the layer after the sampled coordinates).
 std::array<float, 4> elementCoord(const KType &T, size_t I) {
@@ -694,22 +718,8 @@ TEST_CASE("6.15.15.4: write_imagef/i/ui to every image type, write-only and "
         cl_program P = E.program(Src, "");
         cl_kernel K = E.kernel(P, "w");
         cl_mem Buf;
-        cl_mem Img =
-            makeImage(E, W, F,
-                      std::string(Acc) == "write_only" ? CL_MEM_WRITE_ONLY
-                                                       : CL_MEM_READ_WRITE,
-                      nullptr, Buf);
-        cl_mem CB =
-            E.buffer(Coords.size() * 4, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                     Coords.data());
-        cl_mem VB =
-            E.buffer(Vals.size() * 4, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                     Vals.data());
-        REQUIRE(clSetKernelArg(K, 0, sizeof Img, &Img) == CL_SUCCESS);
-        REQUIRE(clSetKernelArg(K, 1, sizeof CB, &CB) == CL_SUCCESS);
-        REQUIRE(clSetKernelArg(K, 2, sizeof VB, &VB) == CL_SUCCESS);
-        E.run(K, N);
-        std::vector<unsigned char> Got = imageBytes(E, Img, W, F.Bytes);
+        std::vector<unsigned char> Got =
+            runWrites(E, K, W, F, Acc, Coords, Vals, N, F.Bytes, Buf);
         std::vector<unsigned char> Want(N * F.Bytes);
         for (size_t I = 0; I < N; ++I) {
           float V[4];
@@ -840,22 +850,8 @@ TEST_CASE("8.3 \"Conversion Rules for sRGBA and sBGRA Images\": write_imagef "
           })";
         cl_kernel K = E.kernel(E.program(Src, ""), "w");
         cl_mem Buf;
-        cl_mem Img =
-            makeImage(E, W, F,
-                      std::string(Acc) == "write_only" ? CL_MEM_WRITE_ONLY
-                                                       : CL_MEM_READ_WRITE,
-                      nullptr, Buf);
-        cl_mem CB =
-            E.buffer(Coords.size() * 4, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                     Coords.data());
-        cl_mem VB =
-            E.buffer(Vals.size() * 4, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                     Vals.data());
-        REQUIRE(clSetKernelArg(K, 0, sizeof Img, &Img) == CL_SUCCESS);
-        REQUIRE(clSetKernelArg(K, 1, sizeof CB, &CB) == CL_SUCCESS);
-        REQUIRE(clSetKernelArg(K, 2, sizeof VB, &VB) == CL_SUCCESS);
-        E.run(K, N);
-        std::vector<unsigned char> Got = imageBytes(E, Img, W, 4);
+        std::vector<unsigned char> Got =
+            runWrites(E, K, W, F, Acc, Coords, Vals, N, 4, Buf);
         // Stored channel C holds component Map[C] of (R, G, B, A).
         const int Map[4] = {Order == CL_sBGRA ? 2 : 0, 1,
                             Order == CL_sBGRA ? 0 : 2, 3};
