@@ -364,9 +364,9 @@ PreservedAnalyses InterleavedAccessesPass::run(Function &F,
     DominatorTree DT(F);
     bool Available = availableAt(Key.Base, At, DT) &&
                      availableAt(Key.Mask, At, DT);
-    for (const Member &M : Ms)
-      Available &= Key.Scatter ? true
-                               : availableAt(M.II->getArgOperand(3), At, DT);
+    if (!Key.Scatter) // the gathers' pass-through values
+      for (const Member &M : Ms)
+        Available &= availableAt(M.II->getArgOperand(3), At, DT);
     if (!Available)
       continue;
     LLVM_DEBUG(dbgs() << "interleaved " << (Key.Scatter ? "scatters" : "gathers")
