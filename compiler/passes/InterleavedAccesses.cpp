@@ -19,7 +19,13 @@
 // address equals lane 0's plus i * K * E for every lane. If it holds the
 // group runs as a wide (masked) load or store, whose mask repeats each
 // lane's bit K times, so it touches exactly the bytes the gathers or
-// scatters would; otherwise as before. A group is K = 2 or 4 gathers
+// scatters would. Otherwise (a resampling kernel's texels, a transposed
+// write) each lane's struct is one small vector load or store, N of them,
+// with the same shuffles: N loads and a few shuffles cost less than K
+// gathers of N lanes wherever a gather costs more than a cycle a lane
+// (image_bilinear's texel gathers were two thirds of its time on Zen 4).
+// A disabled lane's access goes to a private spare struct, so it touches
+// nothing the gathers or scatters would not. A group is K = 2 or 4 gathers
 // (scatters) in one block of one element type, with one mask and the same
 // vector of struct addresses, offsets 0 to (K - 1) * E; between the first
 // and the last, nothing else writes memory (gathers), or touches it
@@ -229,6 +235,79 @@ Align groupAlignment(ArrayRef<IntrinsicInst *> Members) {
   return A;
 }
 
+/// A private struct of \p K elements of \p Elem (a scalar or a vector's
+/// element type) in \p F's entry block: where a disabled lane's load or
+/// store goes.
+Value *spareStruct(Function &F, Type *Elem, unsigned K) {
+  Elem = Elem->getScalarType();
+  IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+  return B.CreateAlloca(FixedVectorType::get(Elem, K), nullptr,
+                        "spare.struct");
+}
+
+/// Lane \p I's struct address: its address in \p Base, or \p Spare
+/// where its bit of \p Mask is clear.
+Value *laneAddress(IRBuilder<> &B, Value *Base, Value *Mask, unsigned I,
+                   Value *Spare) {
+  Value *Addr = B.CreateExtractElement(Base, uint64_t(I));
+  if (allOnes(Mask))
+    return Addr;
+  return B.CreateSelect(B.CreateExtractElement(Mask, uint64_t(I)), Addr,
+                        Spare);
+}
+
+/// The K fields of \p N lanes' structs at \p Base, one <K x Elem> load
+/// per lane: the loads concatenated pairwise into lane i's struct at
+/// i * K, each field taken out by a shuffle; a disabled lane reads
+/// \p Spare and keeps its pass-through value \p Pass.
+SmallVector<Value *, 4> loadPerLane(IRBuilder<> &B, Value *Base, Value *Mask,
+                                    unsigned N, unsigned K, Type *Elem,
+                                    Align A, ArrayRef<Value *> Pass,
+                                    Value *Spare) {
+  auto *StructTy = FixedVectorType::get(Elem, K);
+  SmallVector<Value *, 64> Parts;
+  for (unsigned I = 0; I < N; ++I)
+    Parts.push_back(B.CreateAlignedLoad(
+        StructTy, laneAddress(B, Base, Mask, I, Spare), A, "lane.struct"));
+  // N is a power of two (checked by the caller): halve the list by
+  // concatenating neighbours until one vector of N * K elements is left.
+  while (Parts.size() > 1) {
+    unsigned Len = cast<FixedVectorType>(Parts[0]->getType())->getNumElements();
+    SmallVector<int, 64> Concat;
+    for (unsigned J = 0; J < 2 * Len; ++J)
+      Concat.push_back(int(J));
+    SmallVector<Value *, 64> Next;
+    for (size_t J = 0; J < Parts.size(); J += 2)
+      Next.push_back(B.CreateShuffleVector(Parts[J], Parts[J + 1], Concat));
+    Parts = std::move(Next);
+  }
+  SmallVector<Value *, 4> Fields;
+  for (unsigned C = 0; C < K; ++C) {
+    SmallVector<int, 64> Idx;
+    for (unsigned I = 0; I < N; ++I)
+      Idx.push_back(int(I * K + C));
+    Value *F = B.CreateShuffleVector(Parts[0], Idx);
+    if (!allOnes(Mask))
+      F = B.CreateSelect(Mask, F, Pass[C]);
+    Fields.push_back(F);
+  }
+  return Fields;
+}
+
+/// Stores \p Wide (N lanes' K-element structs, lane i's at i * K) one
+/// <K x Elem> store per lane, in lane order; a disabled lane writes
+/// \p Spare.
+void storePerLane(IRBuilder<> &B, Value *Wide, Value *Base, Value *Mask,
+                  unsigned N, unsigned K, Align A, Value *Spare) {
+  for (unsigned I = 0; I < N; ++I) {
+    SmallVector<int, 4> Idx;
+    for (unsigned C = 0; C < K; ++C)
+      Idx.push_back(int(I * K + C));
+    B.CreateAlignedStore(B.CreateShuffleVector(Wide, Idx),
+                         laneAddress(B, Base, Mask, I, Spare), A);
+  }
+}
+
 /// Rewrites one group of scatters (\p Ms by offset) of \p N lanes of
 /// \p E-byte elements.
 void rewriteScatters(ArrayRef<Member> Ms, Value *Base, unsigned N,
@@ -242,21 +321,25 @@ void rewriteScatters(ArrayRef<Member> Ms, Value *Base, unsigned N,
   Value *Adjacent = structsAdjacent(B, Base, N, K * E);
   Instruction *ThenTerm, *ElseTerm;
   SplitBlockAndInsertIfThenElse(Adjacent, Last, &ThenTerm, &ElseTerm);
-  // The slow path: the scatters as they were, in their order.
-  for (IntrinsicInst *II : Order)
-    II->moveBefore(ElseTerm);
-  // The fast path: one store of the fields interleaved from lane 0's
-  // struct on.
-  IRBuilder<> TB(ThenTerm);
   SmallVector<Value *, 4> Vals;
   for (const Member &M : Ms)
     Vals.push_back(M.II->getArgOperand(0));
+  // The fast path: one store of the fields interleaved from lane 0's
+  // struct on.
+  IRBuilder<> TB(ThenTerm);
   Value *Wide = interleaveFields(TB, Vals, N);
   Value *Lane0 = TB.CreateExtractElement(Base, uint64_t(0), "struct0");
   if (allOnes(Mask))
     TB.CreateAlignedStore(Wide, Lane0, A);
   else
     TB.CreateMaskedStore(Wide, Lane0, A, repeatLanes(TB, Mask, N, K));
+  // The other path: each lane's struct stored by itself, in lane order (a
+  // scatter's order where two lanes write one address).
+  IRBuilder<> EB(ElseTerm);
+  storePerLane(EB, interleaveFields(EB, Vals, N), Base, Mask, N, K, A,
+               spareStruct(*Last->getFunction(), Vals[0]->getType(), K));
+  for (IntrinsicInst *II : Order)
+    II->eraseFromParent();
 }
 
 /// Rewrites one group of gathers (\p Ms by offset) of \p N lanes of
@@ -295,22 +378,23 @@ void rewriteGathers(ArrayRef<Member> Ms, Value *Base, unsigned N, uint64_t E,
       Idx.push_back(int(I * K + C));
     Fast.push_back(TB.CreateShuffleVector(Wide, Idx, "field"));
   }
-  // The slow path: the gathers as they were, from the struct addresses
-  // (a member's own address vector may be computed after the first).
+  // The other path: one load per lane's struct, the same shuffles.
   // The phis go first in the tail, before any member is erased (the first
   // member is the tail's first instruction).
   IRBuilder<> EB(ElseTerm);
+  SmallVector<Value *, 4> Pass;
+  for (const Member &M : Ms)
+    Pass.push_back(M.II->getArgOperand(3));
+  SmallVector<Value *, 4> Slows =
+      loadPerLane(EB, Base, Mask, N, K, Elem, A, Pass,
+                  spareStruct(*First->getFunction(), Elem, K));
   IRBuilder<> PB(&Tail->front());
   SmallVector<PHINode *, 4> Phis;
   for (unsigned C = 0; C < K; ++C) {
     IntrinsicInst *II = Ms[C].II;
-    Value *Ptrs = C == 0 ? Base
-                         : EB.CreateGEP(EB.getInt8Ty(), Base,
-                                        EB.getInt64(Ms[C].Offset));
-    Value *Slow =
-        EB.CreateMaskedGather(II->getType(), Ptrs, alignment(II), Mask,
-                              II->getArgOperand(3), II->getName() + ".slow");
-    cast<Instruction>(Slow)->copyMetadata(*II);
+    Value *Slow = Slows[C];
+    if (auto *SI = dyn_cast<Instruction>(Slow))
+      SI->setName(II->getName() + ".slow");
     PHINode *Phi = PB.CreatePHI(II->getType(), 2);
     Phi->addIncoming(Fast[C], ThenTerm->getParent());
     Phi->addIncoming(Slow, ElseTerm->getParent());
@@ -354,7 +438,9 @@ PreservedAnalyses InterleavedAccessesPass::run(Function &F,
   for (auto &[Key, Ms] : Groups) {
     unsigned N = valueType(Ms[0].II)->getNumElements();
     uint64_t E = DL.getTypeStoreSize(Key.Elem);
-    if (N * Ms.size() * E > MaxGroupBytes || !wholeStructs(Ms, E))
+    // (N a power of two: the per-lane path concatenates pairwise.)
+    if (N * Ms.size() * E > MaxGroupBytes || !isPowerOf2_32(N) ||
+        !wholeStructs(Ms, E))
       continue;
     // The fast path is built at the first gather (the last scatter): what
     // it uses must be there. (Earlier rewrites split blocks, which moves

@@ -238,6 +238,15 @@ kernel void long2_masked(global const int *idx, global const long2 *in,
   if (i % 3 != 1)
     out[i] = in[idx[i]] + (long2)(i, -i);
 }
+// Lanes whose index is negative do nothing: their struct addresses, 4 GiB
+// and more before the buffers, must be neither read nor written when the
+// other lanes' structs are read and written one lane at a time.
+kernel void float4_guarded(global const int *idx, global const float4 *in,
+                           global float4 *out) {
+  int j = idx[get_global_id(0)];
+  if (j >= 0)
+    out[j] = in[j].yxwz + 1.0f;
+}
 )";
 
 } // namespace
@@ -292,4 +301,20 @@ TEST_CASE("5.10 (compiler/passes/InterleavedAccesses.cpp): struct fields "
         }
       expectEqual(E.read<int64_t>(BOut64, 2 * N), Want64, "masked");
     }
+  // Structs not adjacent, some lanes off with wild addresses.
+  std::vector<int> Guarded(N);
+  for (int I = 0; I < N; ++I)
+    Guarded[I] = I % 3 == 1 ? -(1 << 28) - I : N - 1 - I;
+  for (size_t L : {size_t(1), size_t(8), size_t(200)}) {
+    INFO("guarded, local size " << L);
+    cl_mem BIdx = E.buffer(Guarded), BIn = E.buffer(In);
+    cl_mem BOut = E.buffer(std::vector<float>(4 * N, -1.0f));
+    E.launch(P, "float4_guarded", size_t(N), L, BIdx, BIn, BOut);
+    std::vector<float> Want(4 * N, -1.0f);
+    for (int J : Guarded)
+      if (J >= 0)
+        for (int C = 0; C < 4; ++C)
+          Want[4 * J + C] = In[4 * J + (C ^ 1)] + 1.0f;
+    expectEqual(E.read<float>(BOut, 4 * N), Want, "guarded");
+  }
 }
