@@ -241,8 +241,7 @@ Align groupAlignment(ArrayRef<IntrinsicInst *> Members) {
 Value *spareStruct(Function &F, Type *Elem, unsigned K) {
   Elem = Elem->getScalarType();
   IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
-  return B.CreateAlloca(FixedVectorType::get(Elem, K), nullptr,
-                        "spare.struct");
+  return B.CreateAlloca(FixedVectorType::get(Elem, K), nullptr, "spare.struct");
 }
 
 /// Lane \p I's struct address: its address in \p Base, or \p Spare
@@ -252,8 +251,7 @@ Value *laneAddress(IRBuilder<> &B, Value *Base, Value *Mask, unsigned I,
   Value *Addr = B.CreateExtractElement(Base, uint64_t(I));
   if (allOnes(Mask))
     return Addr;
-  return B.CreateSelect(B.CreateExtractElement(Mask, uint64_t(I)), Addr,
-                        Spare);
+  return B.CreateSelect(B.CreateExtractElement(Mask, uint64_t(I)), Addr, Spare);
 }
 
 /// The K fields of \p N lanes' structs at \p Base, one <K x Elem> load
@@ -261,9 +259,8 @@ Value *laneAddress(IRBuilder<> &B, Value *Base, Value *Mask, unsigned I,
 /// i * K, each field taken out by a shuffle; a disabled lane reads
 /// \p Spare and keeps its pass-through value \p Pass.
 SmallVector<Value *, 4> loadPerLane(IRBuilder<> &B, Value *Base, Value *Mask,
-                                    unsigned N, unsigned K, Type *Elem,
-                                    Align A, ArrayRef<Value *> Pass,
-                                    Value *Spare) {
+                                    unsigned N, unsigned K, Type *Elem, Align A,
+                                    ArrayRef<Value *> Pass, Value *Spare) {
   auto *StructTy = FixedVectorType::get(Elem, K);
   SmallVector<Value *, 64> Parts;
   for (unsigned I = 0; I < N; ++I)
