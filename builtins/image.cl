@@ -360,13 +360,31 @@ static uint intSampler(Smp S) { return samplerBits(S) & S_ADDRESS_MASK; }
 /// with CLK_ADDRESS_CLAMP. Repeat and mirrored repeat with unnormalized
 /// coordinates are undefined; they take nearestIndex's formulas all the
 /// same. No float round trip: a copy kernel's index is its work-item id.
+/// The bounds-check mode's check (compiler/passes/CheckBounds.h): Offset +
+/// Size <= Extent, unsigned.
+bool __clcpu_in_bounds(ulong Offset, ulong Extent,
+                       ulong Size) __asm("clcpu.check.in_bounds")
+    __attribute__((const));
+
+/// 0 <= C < N. Written as the bounds-check mode's check, so that where C
+/// moves with the work-item (a pixel per work-item),
+/// compiler/passes/CheckRangeVersioning.cpp tests it once for a whole
+/// work-item loop and runs a copy of the loop in which it holds: no clamp
+/// and no mask there, whole vectors of adjacent pixels.
+static bool coordInside(int C, int N) {
+  return __clcpu_in_bounds((ulong)(long)C, (ulong)(long)N, 1);
+}
+
 static bool intIndex(int C, int Size, uint Bits, int *Out) {
   uint Mode = Bits & S_ADDRESS_MASK;
   if (Mode == S_REPEAT || Mode == S_MIRRORED_REPEAT)
     return nearestIndex(convert_float(C) + 0.5f, Size, Bits, Out);
-  if (Mode == S_CLAMP && (C < 0 || C >= Size))
+  // (The coordinate itself when it is inside: the clamp below goes away
+  // in a work-item loop whose coordinates are all inside.)
+  bool In = coordInside(C, Size);
+  if (Mode == S_CLAMP && !In)
     return false;
-  *Out = clamp(C, 0, Size - 1);
+  *Out = In ? C : clamp(C, 0, Size - 1);
   return true;
 }
 
@@ -465,7 +483,7 @@ static float4 unswizzleF(Img I, float4 V) {
 
 /// Out-of-range coordinates are undefined for writes: nothing is written.
 static bool inside(Img I, int2 C) {
-  return C.x >= 0 && C.x < I->width && C.y >= 0 && C.y < I->height;
+  return coordInside(C.x, I->width) && coordInside(C.y, I->height);
 }
 
 /// "Conversion Rules for sRGBA and sBGRA Images", linear to sRGB
@@ -687,7 +705,10 @@ static int4 sampleIN(Img I, uint Bits, float4 C, int Dims, int Z) {
 /// extents are \p E; null outside (out-of-range writes are undefined:
 /// nothing is written).
 static global uchar *writable(Img I, int4 P, int4 E) {
-  return all(P.xyz >= 0 & P.xyz < E.xyz) ? texel3(I, P.x, P.y, P.z) : 0;
+  return coordInside(P.x, E.x) && coordInside(P.y, E.y) &&
+                 coordInside(P.z, E.z)
+             ? texel3(I, P.x, P.y, P.z)
+             : 0;
 }
 
 // Mangled image types (Clang: ocl_image<type>_<access>) and coordinate

@@ -174,8 +174,12 @@ void addOptimizerLastPasses(ModulePassManager &MPM) {
 }
 
 /// Runs \p M through the O3 pipeline configured for work-group functions
-/// (\p Full), or through the inliner alone.
-void optimize(Module &M, TargetMachine &TM, bool Full) {
+/// (\p Full), or through the inliner alone; the inliner alone expands the
+/// checks (the bounds-check mode's, the image builtins' coordinate checks)
+/// only when it is the \p Last optimization: before the work-group
+/// functions exist, CheckRangeVersioning would find no work-item loop to
+/// test them for.
+void optimize(Module &M, TargetMachine &TM, bool Full, bool Last) {
   AnalysisManagers AM;
   PipelineTuningOptions PTO;
   PTO.LoopVectorization = Full;
@@ -190,9 +194,11 @@ void optimize(Module &M, TargetMachine &TM, bool Full) {
   else {
     MPM.addPass(AlwaysInlinerPass());
     MPM.addPass(GlobalDCEPass()); // the inlined kernels' originals go
-    // The bounds-check mode's checks are calls until this pass expands
-    // them (at the vectorizer's start in the full pipeline).
-    MPM.addPass(createModuleToFunctionPassAdaptor(CheckRangeVersioningPass()));
+    // The checks are calls until this pass expands them (at the
+    // vectorizer's start in the full pipeline).
+    if (Last)
+      MPM.addPass(
+          createModuleToFunctionPassAdaptor(CheckRangeVersioningPass()));
   }
   MPM.run(M, AM.MAM);
 }
@@ -233,7 +239,7 @@ SmallVector<Function *, 8> closeWorld(Module &M, TargetMachine &TM) {
     F.addFnAttr(Attribute::AlwaysInline);
     F.setLinkage(GlobalValue::InternalLinkage);
   }
-  optimize(M, TM, /*Full=*/false);
+  optimize(M, TM, /*Full=*/false, /*Last=*/false);
   return Kernels;
 }
 
@@ -402,7 +408,7 @@ bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,
   }
   // -cl-opt-disable: only the inliner the work-group functions need.
   M.getContext().setDiagnosticHandler(std::make_unique<QuietVectorizer>());
-  optimize(M, TM, /*Full=*/!Opts.OptDisable);
+  optimize(M, TM, /*Full=*/!Opts.OptDisable, /*Last=*/true);
   return checkUnresolved(M, Log);
 }
 

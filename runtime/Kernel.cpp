@@ -714,7 +714,9 @@ cl_int Kernel::prepareWith(CommandQueue *Q, const LaunchDescription &R,
           // (Not a pipe: its packets must be visible before the release
           // store of their sequence word, which non-temporal stores would
           // not be.)
-          if (I < 64 && !M->isImage() && !M->isPipe() &&
+          // An image's size is its pixels' (a write_image of whole rows
+          // streams like a buffer's stores).
+          if (I < 64 && !M->isPipe() &&
               M->size() >= compiler::streamingStoreMinBytes())
             J.Launch.StreamArgs |= uint64_t(1) << I;
           L->Buffers.push_back(MemRef(M));

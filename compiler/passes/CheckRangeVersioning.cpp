@@ -2,6 +2,10 @@
 //
 // In the bounds-check mode (passes/CheckBounds.cpp) every access of a
 // kernel body is checked: `@clcpu.check.in_bounds(offset, extent, size)`.
+// The image builtins (builtins/image.cl) check their integer coordinates
+// the same way in every mode: a read clamps a coordinate outside the image,
+// a write skips it, and in a copy where the check holds for the whole loop
+// neither is left (image_copy's loads and stores become plain vector ones).
 // In a kernel without loops the check stays in the vectorized work-item
 // loop as a compare, a mask on the access, the bookkeeping of the
 // work-item's first failure and masked stores of its report: several
@@ -140,7 +144,12 @@ bool expandChecks(Function &F) {
 
 PreservedAnalyses CheckRangeVersioningPass::run(Function &F,
                                                 FunctionAnalysisManager &AM) {
-  if (F.isDeclaration() || !isBoundsChecked(*F.getParent()))
+  // The checks come from the bounds-check mode, or from the image builtins
+  // (builtins/image.cl: a coordinate inside its image) in every mode.
+  if (F.isDeclaration())
+    return PreservedAnalyses::all();
+  const Function *Checks = F.getParent()->getFunction(InBoundsFunction);
+  if (!Checks || Checks->use_empty())
     return PreservedAnalyses::all();
   LoopInfo &LI = AM.getResult<LoopAnalysis>(F);
   DominatorTree &DT = AM.getResult<DominatorTreeAnalysis>(F);

@@ -17,7 +17,11 @@
 //     the store as it was
 //
 // only for stores into a kernel argument the function never reads through
-// (an output buffer, not saxpy's y, whose lines are in the cache anyway).
+// (an output buffer, not saxpy's y, whose lines are in the cache anyway),
+// or into the pixels of an image argument it only writes. A masked store
+// (an image write of adjacent pixels, masked by the image's bounds) streams
+// when every lane is on, as a plain store: x86 has no masked non-temporal
+// store, and a row's vectors are whole but for the row's end.
 // "Large" is decided per launch: the argument is a buffer at least as large
 // as the last-level cache (WorkGroupContext::StreamArgs, set by the
 // runtime), or the launch has that many work-items times the stored element
@@ -163,6 +167,28 @@ uint64_t streamingStoreMinBytes() {
 
 namespace {
 
+/// Whether the integer \p I (an address as an integer) only goes into
+/// arithmetic and comparisons, never back into a pointer, a store or a call.
+bool onlyArithmetic(const Value *I) {
+  SmallVector<const Value *, 16> Work{I};
+  SmallPtrSet<const Value *, 16> Seen{I};
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    for (const User *U : V->users()) {
+      if (isa<ICmpInst>(U))
+        continue;
+      if (isa<IntToPtrInst>(U))
+        return false;
+      if (!isa<BinaryOperator, CastInst, ExtractElementInst, InsertElementInst,
+               ShuffleVectorInst, SelectInst, PHINode, FreezeInst>(U))
+        return false;
+      if (Seen.insert(U).second)
+        Work.push_back(U);
+    }
+  }
+  return true;
+}
+
 /// Whether memory reached through \p Base is only ever written (by plain
 /// or masked stores) in its function and the functions of this module it
 /// is passed to (a barrier-regions function the work-group function falls
@@ -201,12 +227,19 @@ bool writeOnly(const Value *Base) {
           Work.push_back(Param);
         continue;
       }
-      if (isa<GetElementPtrInst, PHINode, SelectInst, BitCastInst>(U)) {
+      // (Vectors of addresses: a gather's or scatter's, or a wide access's
+      // lane 0.)
+      if (isa<GetElementPtrInst, PHINode, SelectInst, BitCastInst,
+              ExtractElementInst, InsertElementInst, ShuffleVectorInst>(U)) {
         if (Seen.insert(U).second)
           Work.push_back(U);
         continue;
       }
-      return false; // loads, calls, ptrtoint, ...
+      // An address compared as an integer (a check that lanes' addresses
+      // are adjacent) reads nothing.
+      if (isa<PtrToIntInst>(U) && onlyArithmetic(U))
+        continue;
+      return false; // loads, calls, ...
     }
   }
   return true;
@@ -294,9 +327,55 @@ bool callMayRelease(const CallBase &CB, const Argument *Context,
 
 /// A vector store into output-only kernel argument \p Arg.
 struct Candidate {
-  StoreInst *S;
+  Instruction *S; // a store or an llvm.masked.store
   int Arg;
 };
+
+bool isMaskedStore(const Instruction *I) {
+  const auto *II = dyn_cast<IntrinsicInst>(I);
+  return II && II->getIntrinsicID() == Intrinsic::masked_store;
+}
+Value *storedValue(Instruction *I) {
+  return isMaskedStore(I) ? cast<IntrinsicInst>(I)->getArgOperand(0)
+                          : cast<StoreInst>(I)->getValueOperand();
+}
+Value *storeAddress(Instruction *I) {
+  return isMaskedStore(I) ? cast<IntrinsicInst>(I)->getArgOperand(1)
+                          : cast<StoreInst>(I)->getPointerOperand();
+}
+
+/// The object \p Ptr points into: getUnderlyingObject's, also through a
+/// lane of a vector of addresses computed from one pointer (the address
+/// of a wide access whose lanes were found adjacent at run time).
+const Value *underlyingBase(const Value *Ptr) {
+  for (unsigned Steps = 0; Steps < 8; ++Steps) {
+    Ptr = getUnderlyingObject(Ptr);
+    const auto *E = dyn_cast<ExtractElementInst>(Ptr);
+    if (!E)
+      return Ptr;
+    const auto *G = dyn_cast<GetElementPtrInst>(E->getVectorOperand());
+    if (!G || G->getPointerOperand()->getType()->isVectorTy())
+      return Ptr;
+    Ptr = G->getPointerOperand();
+  }
+  return Ptr;
+}
+
+/// The argument whose image's pixels \p V points to: a load of the data
+/// pointer, the first field of the image descriptor (runtime/Image.h,
+/// DeviceImage) argument \p Args passes; -1 otherwise.
+int imageDataArgumentIndex(const Value *V, const Argument *Args,
+                           const DataLayout &DL) {
+  const auto *L = dyn_cast<LoadInst>(V);
+  if (!L)
+    return -1;
+  APInt Offset(64, 0);
+  const Value *Desc = L->getPointerOperand()->stripAndAccumulateConstantOffsets(
+      DL, Offset, /*AllowNonInbounds=*/true);
+  if (!Offset.isZero())
+    return -1;
+  return argumentIndex(Desc, Args, DL);
+}
 
 /// Loops larger than this many instructions keep a branch per store
 /// rather than a second copy of their body.
@@ -337,7 +416,7 @@ void versionLoop(Loop &L, Value *Stream, LoopInfo &LI, DominatorTree &DT) {
 void versionLoops(ArrayRef<Candidate> Stores, ArrayRef<Value *> Streams,
                   LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
                   MDNode *NT, const DataLayout &DL,
-                  SmallPtrSetImpl<StoreInst *> &Done) {
+                  SmallPtrSetImpl<Instruction *> &Done) {
   MapVector<Loop *, SmallVector<unsigned, 4>> ByLoop;
   SmallPtrSet<Loop *, 4> Mixed;
   for (auto [I, Cand] : enumerate(Stores)) {
@@ -372,7 +451,7 @@ void versionLoops(ArrayRef<Candidate> Stores, ArrayRef<Value *> Streams,
       Stream = Stream ? B.CreateAnd(Stream, Streams[I]) : Streams[I];
     versionLoop(*L, Stream, LI, DT);
     for (unsigned I : Idx) {
-      StoreInst *S = Stores[I].S;
+      auto *S = cast<StoreInst>(Stores[I].S);
       uint64_t Bytes =
           DL.getTypeStoreSize(S->getValueOperand()->getType()).getFixedValue();
       S->setAlignment(Align(Bytes));
@@ -397,31 +476,37 @@ void findCandidates(Function &F, SmallVectorImpl<Candidate> &Stores,
         Releases.push_back(&I);
         continue;
       }
-      if (auto *CB = dyn_cast<CallBase>(&I)) {
+      auto *CB = dyn_cast<CallBase>(&I);
+      if (CB && !isMaskedStore(CB)) {
         Visiting.clear();
         if (callMayRelease(*CB, Context, Visiting))
           Releases.push_back(&I);
         continue;
       }
       auto *S = dyn_cast<StoreInst>(&I);
-      if (!S || !S->isSimple())
+      if (!(S && S->isSimple()) && !isMaskedStore(&I))
         continue;
-      auto *VT = dyn_cast<FixedVectorType>(S->getValueOperand()->getType());
+      auto *VT = dyn_cast<FixedVectorType>(storedValue(&I)->getType());
       if (!VT)
         continue;
       uint64_t Bytes = DL.getTypeStoreSize(VT).getFixedValue();
       if ((Bytes != 16 && Bytes != 32 && Bytes != 64) ||
           Bytes != DL.getTypeAllocSize(VT).getFixedValue())
         continue;
-      const Value *Base = getUnderlyingObject(S->getPointerOperand());
+      // Into a buffer argument, or into the pixels of an image argument (a
+      // write_imagef of adjacent pixels: a masked store whose mask is the
+      // image's bounds).
+      const Value *Base = underlyingBase(storeAddress(&I));
       int Arg = argumentIndex(Base, Args, DL);
+      if (Arg < 0)
+        Arg = imageDataArgumentIndex(Base, Args, DL);
       if (Arg < 0)
         continue;
       auto [It, New] = WriteOnly.try_emplace(Base, false);
       if (New)
         It->second = writeOnly(Base);
       if (It->second)
-        Stores.push_back({S, Arg});
+        Stores.push_back({&I, Arg});
     }
 }
 
@@ -454,9 +539,9 @@ public:
     StreamArgs = loadContextField(B, F.getArg(1), ContextField::StreamArgs);
   }
 
-  Value *get(StoreInst *S, int Arg) {
+  Value *get(Instruction *S, int Arg) {
     Type *I64 = B.getInt64Ty();
-    Type *T = S->getValueOperand()->getType()->getScalarType();
+    Type *T = storedValue(S)->getType()->getScalarType();
     uint64_t Elem =
         std::max<uint64_t>(1, DL.getTypeStoreSize(T).getFixedValue());
     Value *&L = LargeFor[{Elem, Arg}];
@@ -498,11 +583,11 @@ SmallVector<Value *, 16> streamFlags(ArrayRef<Candidate> Stores,
   SCEVExpander Expander(SE, DL, "nt");
   SmallVector<Value *, 16> AlignedFor;
   for (const Candidate &Cand : Stores) {
-    StoreInst *S = Cand.S;
+    Instruction *S = Cand.S;
     uint64_t Bytes =
-        DL.getTypeStoreSize(S->getValueOperand()->getType()).getFixedValue();
+        DL.getTypeStoreSize(storedValue(S)->getType()).getFixedValue();
     Instruction *At = S;
-    Value *Ptr = S->getPointerOperand();
+    Value *Ptr = storeAddress(S);
     Loop *L = LI.getLoopFor(S->getParent());
     const auto *AR = L ? dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Ptr)) : nullptr;
     if (AR && AR->getLoop() == L && AR->isAffine() && L->getLoopPredecessor()) {
@@ -523,7 +608,20 @@ SmallVector<Value *, 16> streamFlags(ArrayRef<Candidate> Stores,
     Value *Aligned =
         AB.CreateICmpEQ(AB.CreateAnd(Addr, ConstantInt::get(I64, Bytes - 1)),
                         ConstantInt::get(I64, 0));
-    AlignedFor.push_back(AB.CreateAnd(Large.get(S, Cand.Arg), Aligned));
+    Value *Flag = AB.CreateAnd(Large.get(S, Cand.Arg), Aligned);
+    // A masked store streams only with every lane on (there is no masked
+    // non-temporal store): the whole vector of a row of pixels, not the
+    // row's ragged end.
+    if (isMaskedStore(S)) {
+      IRBuilder<> SB(S);
+      Value *Mask = cast<IntrinsicInst>(S)->getArgOperand(3);
+      unsigned N = cast<FixedVectorType>(Mask->getType())->getNumElements();
+      Value *Bits = SB.CreateBitCast(Mask, SB.getIntNTy(N));
+      Flag = SB.CreateAnd(
+          Flag, SB.CreateICmpEQ(Bits, ConstantInt::getAllOnesValue(
+                                          Bits->getType())));
+    }
+    AlignedFor.push_back(Flag);
   }
   return AlignedFor;
 }
@@ -531,18 +629,26 @@ SmallVector<Value *, 16> streamFlags(ArrayRef<Candidate> Stores,
 /// Each store \p Versioned does not hold: a branch on its flag (\p Streams)
 /// to a non-temporal copy of it or to the store as it was.
 void branchPerStore(ArrayRef<Candidate> Stores, ArrayRef<Value *> Streams,
-                    const SmallPtrSetImpl<StoreInst *> &Versioned, MDNode *NT,
-                    const DataLayout &DL) {
+                    const SmallPtrSetImpl<Instruction *> &Versioned,
+                    MDNode *NT, const DataLayout &DL) {
   for (auto [Cand, Stream] : zip(Stores, Streams)) {
-    StoreInst *S = Cand.S;
+    Instruction *S = Cand.S;
     if (Versioned.contains(S))
       continue;
     uint64_t Bytes =
-        DL.getTypeStoreSize(S->getValueOperand()->getType()).getFixedValue();
+        DL.getTypeStoreSize(storedValue(S)->getType()).getFixedValue();
     Instruction *Then = nullptr, *Else = nullptr;
     SplitBlockAndInsertIfThenElse(Stream, S, &Then, &Else);
-    auto *NTStore = cast<StoreInst>(S->clone());
-    NTStore->insertBefore(Then);
+    // (A masked store's copy is a plain store: its flag holds only with
+    // every lane on.)
+    StoreInst *NTStore;
+    if (isMaskedStore(S)) {
+      NTStore = new StoreInst(storedValue(S), storeAddress(S), Then);
+      NTStore->copyMetadata(*S);
+    } else {
+      NTStore = cast<StoreInst>(S->clone());
+      NTStore->insertBefore(Then);
+    }
     NTStore->setAlignment(Align(Bytes));
     NTStore->setMetadata(LLVMContext::MD_nontemporal, NT);
     S->moveBefore(Else);
@@ -582,7 +688,7 @@ PreservedAnalyses NonTemporalStoresPass::run(Function &F,
   // two versions, one with non-temporal stores and one with ordinary ones,
   // chosen once before the loop (versionLoops): no branch per store.
   DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
-  SmallPtrSet<StoreInst *, 16> Versioned;
+  SmallPtrSet<Instruction *, 16> Versioned;
   versionLoops(Stores, AlignedFor, LI, DT, SE, NT, DL, Versioned);
   branchPerStore(Stores, AlignedFor, Versioned, NT, DL);
   // Earlier non-temporal stores become visible before each release

@@ -1231,3 +1231,80 @@ TEST_CASE("5.9.2 (bug: an argument whose type name begins with \"image\" "
   for (cl_int V : E.read<cl_int>(Out, 4))
     CHECK(V == 7);
 }
+
+TEST_CASE("6.15.15.2, 6.15.15.4 (builtins/image.cl coordInside, "
+          "compiler/passes/CheckRangeVersioning.cpp): work-item loops partly "
+          "outside the image clamp their reads and skip their writes; loops "
+          "inside read and write every pixel",
+          "[.images]") {
+  Env E;
+  // The destination is a 2D image over a buffer whose rows are longer than
+  // the image: a write outside the image would land in a row's padding.
+  const int W = 100, H = 37, Pitch = 128; // pixels
+  const size_t GX = 128, GY = 40, LX = 32, LY = 4;
+  cl_program P = E.program(R"(
+    constant sampler_t Edge = CLK_NORMALIZED_COORDS_FALSE |
+        CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+    constant sampler_t Border = CLK_NORMALIZED_COORDS_FALSE |
+        CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;
+    kernel void shifted(read_only image2d_t src, write_only image2d_t dst,
+                        int dx, int border) {
+      int x = get_global_id(0), y = get_global_id(1);
+      int2 at = (int2)(x + dx, y);
+      write_imageui(dst, (int2)(x, y), border ? read_imageui(src, Border, at)
+                                              : read_imageui(src, Edge, at));
+    })",
+                           "");
+  cl_kernel K = E.kernel(P, "shifted");
+  cl_image_format F = {CL_RGBA, CL_UNSIGNED_INT8};
+  std::vector<uint32_t> In(size_t(W) * H);
+  for (size_t I = 0; I < In.size(); ++I)
+    In[I] = uint32_t(I * 2654435761u) | 1u; // never 0, the border colour
+  cl_image_desc SD = {};
+  SD.image_type = CL_MEM_OBJECT_IMAGE2D;
+  SD.image_width = W;
+  SD.image_height = H;
+  cl_mem Src =
+      E.image(F, SD, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, In.data());
+  const uint32_t Pad = 0xdeadbeef;
+  for (int Dx : {0, -5, 7})
+    for (int BorderMode : {0, 1}) {
+      INFO("dx " << Dx << (BorderMode ? ", CLK_ADDRESS_CLAMP"
+                                      : ", CLK_ADDRESS_CLAMP_TO_EDGE"));
+      std::vector<uint32_t> Init(size_t(Pitch) * H, Pad);
+      cl_mem Buf = E.buffer(Init.size() * 4,
+                            CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                            Init.data());
+      cl_image_desc DD = SD;
+      DD.image_row_pitch = size_t(Pitch) * 4;
+      DD.buffer = Buf;
+      cl_mem Dst = E.image(F, DD, CL_MEM_WRITE_ONLY);
+      REQUIRE(clSetKernelArg(K, 0, sizeof Src, &Src) == CL_SUCCESS);
+      REQUIRE(clSetKernelArg(K, 1, sizeof Dst, &Dst) == CL_SUCCESS);
+      REQUIRE(clSetKernelArg(K, 2, sizeof Dx, &Dx) == CL_SUCCESS);
+      REQUIRE(clSetKernelArg(K, 3, sizeof BorderMode, &BorderMode) ==
+              CL_SUCCESS);
+      size_t G[2] = {GX, GY}, L[2] = {LX, LY};
+      REQUIRE(clEnqueueNDRangeKernel(E.Q, K, 2, nullptr, G, L, 0, nullptr,
+                                     nullptr) == CL_SUCCESS);
+      std::vector<uint32_t> Got = E.read<uint32_t>(Buf, Init.size());
+      size_t Wrong = 0, PadWritten = 0;
+      for (int Y = 0; Y < H; ++Y)
+        for (int X = 0; X < Pitch; ++X) {
+          uint32_t V = Got[size_t(Y) * Pitch + X];
+          if (X >= W) {
+            PadWritten += V != Pad;
+            continue;
+          }
+          int SX = X + Dx;
+          uint32_t Want =
+              SX >= 0 && SX < W
+                  ? In[size_t(Y) * W + SX]
+                  : (BorderMode ? 0u
+                                : In[size_t(Y) * W + std::clamp(SX, 0, W - 1)]);
+          Wrong += V != Want;
+        }
+      CHECK(Wrong == 0);
+      CHECK(PadWritten == 0);
+    }
+}
