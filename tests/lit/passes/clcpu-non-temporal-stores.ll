@@ -18,6 +18,12 @@
 ; - @wg_store_then_release: a store outside any loop tests its flag at the
 ;   store (16-byte store, alignment 16); the release fence after it gets an
 ;   sfence in front.
+; - @wg_image_row: a write_imageui of adjacent pixels: a masked store
+;   (the image's bounds) at lane 0 of a vector of addresses into the pixels
+;   of image argument 1 (`load (load (load (args + 8)))`, the descriptor's
+;   first field), whose lanes were found adjacent (ptrtoint compares):
+;   streams as a plain non-temporal store when, besides the flag and the
+;   alignment, every lane of the mask is on; the masked store otherwise.
 ; - @wg_read_back: the output argument is also loaded from: left alone.
 ; - @wg_release_in_loop: a release in the loop of the store would drain the
 ;   write-combining buffers every iteration: the function keeps ordinary
@@ -88,6 +94,45 @@ entry:
   %out = load ptr, ptr %out.slot, align 8
   store <4 x i32> <i32 1, i32 2, i32 3, i32 4>, ptr %out, align 4
   fence release
+  ret void
+}
+
+; CHECK-LABEL: define void @wg_image_row(
+; CHECK: [[ADDR:%.*]] = ptrtoint ptr %lane0 to i64
+; CHECK-NEXT: [[LOW:%.*]] = and i64 [[ADDR]], 31
+; CHECK-NEXT: [[ALIGNED:%.*]] = icmp eq i64 [[LOW]], 0
+; CHECK-NEXT: [[FLAG:%.*]] = and i1 %{{.*}}, [[ALIGNED]]
+; CHECK-NEXT: [[BITS:%.*]] = bitcast <8 x i1> %inside to i8
+; CHECK-NEXT: [[ALL:%.*]] = icmp eq i8 [[BITS]], -1
+; CHECK-NEXT: [[STREAM:%.*]] = and i1 [[FLAG]], [[ALL]]
+; CHECK-NEXT: br i1 [[STREAM]], label %[[NTB:[0-9A-Za-z._]+]], label %[[PLAINB:[0-9A-Za-z._]+]]
+; CHECK: {{^}}[[NTB]]:
+; CHECK-NEXT: store <8 x i32> %v, ptr %lane0, align 32, !nontemporal [[NT]]
+; CHECK: {{^}}[[PLAINB]]:
+; CHECK-NEXT: call void @llvm.masked.store.v8i32.p0(<8 x i32> %v, ptr %lane0, i32 1, <8 x i1> %inside)
+define void @wg_image_row(ptr %args, ptr %ctx) {
+entry:
+  %in.slot = load ptr, ptr %args, align 8
+  %in = load ptr, ptr %in.slot, align 8
+  %v = load <8 x i32>, ptr %in, align 4
+  %offsets = load <8 x i64>, ptr %ctx, align 8
+  %inside = icmp ult <8 x i64> %offsets, <i64 400, i64 400, i64 400, i64 400, i64 400, i64 400, i64 400, i64 400>
+  %img.slot = getelementptr inbounds i8, ptr %args, i64 8
+  %desc.slot = load ptr, ptr %img.slot, align 8
+  %desc = load ptr, ptr %desc.slot, align 8
+  %pixels = load ptr, ptr %desc, align 8
+  %addrs = getelementptr inbounds i8, ptr %pixels, <8 x i64> %offsets
+  %ints = ptrtoint <8 x ptr> %addrs to <8 x i64>
+  %first = extractelement <8 x i64> %ints, i64 0
+  %adjacent = icmp eq i64 %first, 0
+  br i1 %adjacent, label %wide, label %exit
+
+wide:
+  %lane0 = extractelement <8 x ptr> %addrs, i64 0
+  call void @llvm.masked.store.v8i32.p0(<8 x i32> %v, ptr %lane0, i32 1, <8 x i1> %inside)
+  br label %exit
+
+exit:
   ret void
 }
 
