@@ -59,18 +59,26 @@ bool blocksInnerLoopVectorizer(const Instruction &I) {
   return false;
 }
 
-/// Whether \p L has a vector-typed instruction and the inner-loop
-/// vectorizer may take it, so that splitting the vectors can pay.
+/// Whether \p I computes, loads or stores a vector (a lane move, extract,
+/// insert or shuffle, is no work of its own: `any(v)`'s loop over lanes).
+bool isVectorOperation(const Instruction &I) {
+  if (isa<ExtractElementInst>(I) || isa<InsertElementInst>(I) ||
+      isa<ShuffleVectorInst>(I))
+    return false;
+  if (const auto *S = dyn_cast<StoreInst>(&I))
+    return S->getValueOperand()->getType()->isVectorTy();
+  return I.getType()->isVectorTy();
+}
+
+/// Whether \p L has a vector operation and the inner-loop vectorizer may
+/// take it, so that splitting the vectors can pay.
 bool innermostLoopGains(const Loop &L) {
   bool Vectors = false;
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
       if (blocksInnerLoopVectorizer(I))
         return false;
-      Vectors |= I.getType()->isVectorTy() ||
-                 any_of(I.operands(), [](const Value *Op) {
-                   return Op->getType()->isVectorTy();
-                 });
+      Vectors |= isVectorOperation(I);
     }
   return Vectors;
 }

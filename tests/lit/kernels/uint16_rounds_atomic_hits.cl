@@ -60,3 +60,29 @@ kernel void candidate_hashes(global const uint *left,
     HIT(8) HIT(9) HIT(a) HIT(b) HIT(c) HIT(d) HIT(e) HIT(f)
   }
 }
+
+// hashcat's single-hash kernels first ask whether any lane matches; any()
+// is a loop over the lanes, which reads the vector lane by lane but
+// computes nothing the inner-loop vectorizer could widen: still vectors.
+// CHECK-LABEL: define void @wg_any_lane_hits(
+// CHECK-NOT:   @llvm.fshl.i32(
+// CHECK:       call <16 x i32> @llvm.fshl.v16i32(
+// CHECK-NOT:   @llvm.fshl.i32(
+// CHECK:       atomicrmw
+// CHECK-NOT:   @llvm.fshl.i32(
+// CHECK:       {{^}}}
+kernel void any_lane_hits(global const uint16 *right, global uint *count,
+                          uint n, uint target) {
+  uint gid = get_global_id(0);
+  for (uint i = 0; i < n; i++) {
+    uint16 w = right[i] ^ (uint16)(gid);
+    uint16 a = (uint16)(0x67452301u), b = (uint16)(0xefcdab89u),
+           c = (uint16)(0x98badcfeu), d = (uint16)(0x10325476u);
+    STEP(a, b, c, d, w, 0xd76aa478u, 7);
+    STEP(d, a, b, c, w >> 3, 0xe8c7b756u, 12);
+    STEP(c, d, a, b, w ^ d, 0x242070dbu, 17);
+    STEP(b, c, d, a, w + 1u, 0xc1bdceeeu, 22);
+    if (any((a ^ b) == (uint16)(target)))
+      atomic_inc(count);
+  }
+}
