@@ -34,12 +34,17 @@ namespace clcpu::compiler {
 
 namespace {
 
-/// Why the native path cannot widen \p I, or null if it can.
-const char *unsupported(const Instruction &I) {
-  if (I.getType()->isVectorTy())
+/// Why the native path cannot widen \p I, or null if it can. With \p
+/// VectorsSplit, vector-typed values count as the scalars the Scalarizer
+/// will split them into.
+const char *unsupported(const Instruction &I, bool VectorsSplit) {
+  if (VectorsSplit && (isa<ExtractElementInst>(I) ||
+                       isa<InsertElementInst>(I) || isa<ShuffleVectorInst>(I)))
+    return nullptr;
+  if (!VectorsSplit && I.getType()->isVectorTy())
     return "vector-typed value";
   for (const Value *Op : I.operands())
-    if (Op->getType()->isVectorTy())
+    if (!VectorsSplit && Op->getType()->isVectorTy())
       return "vector-typed operand";
   if (const auto *CI = dyn_cast<CallInst>(&I)) {
     Intrinsic::ID ID = CI->getIntrinsicID();
@@ -131,6 +136,38 @@ bool hasLiveOut(const Loop &L) {
 
 } // namespace
 
+const char *nativePathObstacle(Loop &L, LoopInfo &LI, ScalarEvolution &SE,
+                               bool VectorsSplit) {
+  const char *Why = nullptr;
+  for (BasicBlock *BB : L.blocks()) {
+    for (Instruction &I : *BB)
+      if (!isOptimizerHint(I) && (Why = unsupported(I, VectorsSplit)))
+        return Why;
+    // The native path's own rule: a conditional branch must be uniform
+    // across work-items or a loop's back or exit edge.
+    auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+    if (Br && Br->isConditional() && !L.isLoopInvariant(Br->getCondition()) &&
+        !LI.isLoopHeader(Br->getSuccessor(0)) &&
+        !LI.isLoopHeader(Br->getSuccessor(1)))
+      return "branch that differs between work-items";
+  }
+  // A value computed in the x-loop and used after it (LICM promotes a
+  // store to a work-item-independent address, `*result = count`, to one
+  // store after the loop of the last work-item's value): the native
+  // path does not carry live-outs out of the widened loop, so the store
+  // would get the value from before the loop (Boost.Compute's count_if
+  // would return 0). Such a loop stays scalar.
+  if (hasLiveOut(L))
+    return "a value computed in the loop is used after it";
+  // Each work-item walking its own consecutive elements is faster
+  // per work-item (vector loads of its elements, ScanLoopVectorize.cpp
+  // for running sums) than across work-items as strided gathers and
+  // scatters.
+  if (walksOwnElements(L, SE))
+    return "inner loop walks each work-item's own consecutive elements";
+  return nullptr;
+}
+
 PreservedAnalyses WorkItemLoopCheckPass::run(Function &F,
                                              FunctionAnalysisManager &FAM) {
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
@@ -139,41 +176,13 @@ PreservedAnalyses WorkItemLoopCheckPass::run(Function &F,
   for (Loop *L : LI.getLoopsInPreorder()) {
     if (!isWorkItemLoop(*L) || L->isInnermost())
       continue;
-    const char *Why = nullptr;
-    SmallVector<Instruction *, 4> Droppable;
-    for (BasicBlock *BB : L->blocks()) {
-      for (Instruction &I : *BB)
-        if (isOptimizerHint(I))
-          Droppable.push_back(&I);
-        else if ((Why = unsupported(I)))
-          break;
-      // The native path's own rule: a conditional branch must be uniform
-      // across work-items or a loop's back or exit edge.
-      auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
-      if (!Why && Br && Br->isConditional() &&
-          !L->isLoopInvariant(Br->getCondition()) &&
-          !LI.isLoopHeader(Br->getSuccessor(0)) &&
-          !LI.isLoopHeader(Br->getSuccessor(1)))
-        Why = "branch that differs between work-items";
-      if (Why)
-        break;
-    }
-    // A value computed in the x-loop and used after it (LICM promotes a
-    // store to a work-item-independent address, `*result = count`, to one
-    // store after the loop of the last work-item's value): the native
-    // path does not carry live-outs out of the widened loop, so the store
-    // would get the value from before the loop (Boost.Compute's count_if
-    // would return 0). Such a loop stays scalar.
-    if (!Why && hasLiveOut(*L))
-      Why = "a value computed in the loop is used after it";
-    // Each work-item walking its own consecutive elements is faster
-    // per work-item (vector loads of its elements, ScanLoopVectorize.cpp
-    // for running sums) than across work-items as strided gathers and
-    // scatters.
-    if (!Why && walksOwnElements(*L, SE))
-      Why = "inner loop walks each work-item's own consecutive elements";
-    if (!Why) {
+    if (!nativePathObstacle(*L, LI, SE, /*VectorsSplit=*/false)) {
       // Hints only: the native path would try to widen them.
+      SmallVector<Instruction *, 4> Droppable;
+      for (BasicBlock *BB : L->blocks())
+        for (Instruction &I : *BB)
+          if (isOptimizerHint(I))
+            Droppable.push_back(&I);
       for (Instruction *I : Droppable)
         I->eraseFromParent();
       Changed |= !Droppable.empty();

@@ -10,7 +10,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -104,6 +106,58 @@ kernel void math_call(global const float *in, global float *out, int n) {
   for (int x = 0; x < n; ++x)
     s += sin(in[x] + (float)g);
   out[g] = s;
+}
+// hashcat's shape (its -a 3 optimized kernels, run one work-item per
+// group with uint16 lanes): each iteration hashes 16 candidates as one
+// uint16 (bit selects, adds, rotates), then looks each lane's digest up in
+// a sorted list of targets and records a hit with an atomic. The atomics
+// and lane-dependent branches keep the x-loop off the outer-loop path, and
+// only the per-lane lookups read the digests: the uint16 arithmetic must
+// stay vectors, not 16 scalars each (and compute what the host does).
+#define STEP(a, b, c, d, x, k, s)                                            \
+  a = rotate(a + bitselect(d, c, b) + (x) + (uint16)(k), (uint16)(s)) + b
+#define HIT(l)                                                               \
+  if (find(targets, n_targets, a.s##l ^ b.s##l)) {                           \
+    uint slot = atomic_inc(count);                                           \
+    if (slot < max_hits)                                                     \
+      hits[slot] = gid * n + i + 0x##l;                                      \
+  }
+int find(global const uint *t, uint nt, uint v) {
+  for (uint lo = 0, r = nt; r; r >>= 1) {
+    uint m = lo + (r >> 1);
+    if (t[m] == v)
+      return 1;
+    if (t[m] < v) {
+      lo = m + 1;
+      r--;
+    }
+  }
+  return 0;
+}
+kernel void candidate_hashes(global const uint *left,
+                             global const uint16 *right, global uint *hits,
+                             global uint *count, uint n,
+                             global const uint *targets, uint n_targets,
+                             uint max_hits) {
+  uint gid = get_global_id(0);
+  for (uint i = 0; i < n; i += 16) {
+    uint16 w = (uint16)(left[gid]) | right[i / 16];
+    uint16 a = (uint16)(0x67452301u), b = (uint16)(0xefcdab89u),
+           c = (uint16)(0x98badcfeu), d = (uint16)(0x10325476u);
+    STEP(a, b, c, d, w, 0xd76aa478u, 7);
+    STEP(d, a, b, c, w >> 3, 0xe8c7b756u, 12);
+    STEP(c, d, a, b, w ^ d, 0x242070dbu, 17);
+    STEP(b, c, d, a, w + 1u, 0xc1bdceeeu, 22);
+    STEP(a, b, c, d, w * 3u, 0xf57c0fafu, 7);
+    STEP(d, a, b, c, w, 0x4787c62au, 12);
+    STEP(c, d, a, b, w << 2, 0xa8304613u, 17);
+    STEP(b, c, d, a, w, 0xfd469501u, 22);
+    HIT(0) HIT(1) HIT(2) HIT(3) HIT(4) HIT(5) HIT(6) HIT(7)
+    HIT(8) HIT(9) HIT(a) HIT(b) HIT(c) HIT(d) HIT(e) HIT(f)
+    // The single-hash kernels' early exit: any() loops over the lanes.
+    if (any((a ^ b) == (uint16)(targets[0])))
+      atomic_inc(count + 1);
+  }
 }
 )";
 
@@ -338,5 +392,88 @@ TEST_CASE("5.10: private arrays, atomics, nested loops and library calls in "
     F.arg(K, 1, Out);
     F.arg(K, 2, Len);
     forLocalSizes<float>(F, K, N, Out, Want, near);
+  }
+}
+
+TEST_CASE("5.10: hashcat's shape (uint16 rounds, per-lane lookups and "
+          "atomics, one work-item per group) matches the host",
+          "[vectorize]") {
+  Fixture F;
+  const uint32_t N = 7 * 16 * 17, Cands = 64, MaxHits = 256;
+  std::vector<uint32_t> Left(N), Right(Cands);
+  for (uint32_t I = 0; I < N; ++I)
+    Left[I] = I * 0x9e3779b9u;
+  for (uint32_t I = 0; I < Cands; ++I)
+    Right[I] = (I * 0x85ebca6bu) & 0xffff0000u;
+  auto Rot = [](uint32_t X, uint32_t S) { return (X << S) | (X >> (32 - S)); };
+  auto Step = [&](uint32_t &A, uint32_t B, uint32_t C, uint32_t D, uint32_t X,
+                  uint32_t K, uint32_t S) {
+    A = Rot(A + ((D & ~B) | (C & B)) + X + K, S) + B;
+  };
+  // Every candidate's digest (a ^ b after the rounds).
+  std::vector<uint32_t> Digest(N * Cands);
+  for (uint32_t G = 0; G < N; ++G)
+    for (uint32_t I = 0; I < Cands; ++I) {
+      uint32_t W = Left[G] | Right[I];
+      uint32_t a = 0x67452301u, b = 0xefcdab89u, c = 0x98badcfeu,
+               d = 0x10325476u;
+      Step(a, b, c, d, W, 0xd76aa478u, 7);
+      Step(d, a, b, c, W >> 3, 0xe8c7b756u, 12);
+      Step(c, d, a, b, W ^ d, 0x242070dbu, 17);
+      Step(b, c, d, a, W + 1u, 0xc1bdceeeu, 22);
+      Step(a, b, c, d, W * 3u, 0xf57c0fafu, 7);
+      Step(d, a, b, c, W, 0x4787c62au, 12);
+      Step(c, d, a, b, W << 2, 0xa8304613u, 17);
+      Step(b, c, d, a, W, 0xfd469501u, 22);
+      Digest[G * Cands + I] = a ^ b;
+    }
+  // The digests of candidates spread over work-items and lanes, sorted for
+  // the kernel's binary search: the hits are exactly the candidates whose
+  // digest is listed.
+  std::vector<uint32_t> Targets;
+  for (uint32_t C = 3; C < N * Cands; C += 1021)
+    Targets.push_back(Digest[C]);
+  std::sort(Targets.begin(), Targets.end());
+  Targets.erase(std::unique(Targets.begin(), Targets.end()), Targets.end());
+  std::vector<uint32_t> WantHits;
+  for (uint32_t C = 0; C < N * Cands; ++C)
+    if (std::binary_search(Targets.begin(), Targets.end(), Digest[C]))
+      WantHits.push_back(C);
+  // The iterations (16 candidates each) with a lane whose digest is the
+  // first target.
+  uint32_t WantFirst = 0;
+  for (uint32_t It = 0; It < N * Cands / 16; ++It)
+    WantFirst += std::any_of(&Digest[It * 16], &Digest[It * 16 + 16],
+                             [&](uint32_t D) { return D == Targets[0]; });
+  REQUIRE(WantHits.size() >= 100);
+  REQUIRE(WantHits.size() <= MaxHits);
+  cl_kernel K = F.get("candidate_hashes");
+  cl_mem MLeft = F.buffer(Left), MRight = F.buffer(Right),
+         Hits = F.buffer(std::vector<uint32_t>(MaxHits)),
+         Count = F.buffer(std::vector<uint32_t>(2)),
+         MTargets = F.buffer(Targets);
+  F.arg(K, 0, MLeft);
+  F.arg(K, 1, MRight);
+  F.arg(K, 2, Hits);
+  F.arg(K, 3, Count);
+  F.arg(K, 4, Cands);
+  F.arg(K, 5, MTargets);
+  F.arg(K, 6, static_cast<uint32_t>(Targets.size()));
+  F.arg(K, 7, MaxHits);
+  for (size_t L : {size_t(1), size_t(7), size_t(16), size_t(17)}) {
+    INFO("local size " << L);
+    std::vector<uint32_t> Zero(2);
+    REQUIRE(clEnqueueWriteBuffer(F.Q, Count, CL_TRUE, 0, 2 * sizeof(uint32_t),
+                                 Zero.data(), 0, nullptr,
+                                 nullptr) == CL_SUCCESS);
+    size_t G = N;
+    REQUIRE(F.run(K, 1, &G, &L) == CL_SUCCESS);
+    std::vector<uint32_t> Counts = F.read<uint32_t>(Count, 2);
+    CHECK(Counts[1] == WantFirst);
+    uint32_t Found = Counts[0];
+    REQUIRE(Found == WantHits.size());
+    std::vector<uint32_t> GotHits = F.read<uint32_t>(Hits, Found);
+    std::sort(GotHits.begin(), GotHits.end());
+    CHECK(GotHits == WantHits);
   }
 }
