@@ -35,10 +35,15 @@
 //
 // Usage: clcpu_real_bench [--a NAME] [--b NAME|none] [--reps N] [--smoke]
 //                         [--only LIST] [--list] [--python PATH]
-//                         [--hashcat PATH]
+//                         [--hashcat PATH] [--clblast-params FILE]...
 // NAME is a substring of CL_PLATFORM_NAME (defaults "clcpu" and "Portable
 // Computing Language", i.e. PoCL), as for clcpu_bench. --smoke: small
-// sizes, no hashcat rows (the ctest). A row whose tool is not installed
+// sizes, no hashcat rows (the ctest). --clblast-params FILE (repeatable):
+// the JSON a clblast_tuner_* program wrote (clblast_xgemm_1_32.json, ...);
+// each CLBlast row that launches a kernel it tunes gets a *_tuned copy,
+// run on A alone after the other CLBlast rows with the file's best
+// parameters applied by CLBlastOverrideParameters (CLBlast's run-time
+// override; no CLBlast rebuild). A row whose tool is not installed
 // (pyopencl, hashcat) is skipped with the reason. Exit status 1 if
 // anything FAILed or a row that ran was n/a on A.
 #include "bench/BenchCommon.h"
@@ -50,6 +55,7 @@
 #include <fftw3.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -234,6 +240,8 @@ struct Spec {
   std::function<std::shared_ptr<Reference>()> MakeReference;
   std::function<std::unique_ptr<Work>(Platform &, Reference &)> Make;
   std::function<std::unique_ptr<Work>(Reference &)> MakeHost;
+  /// Runs on A alone with the --clblast-params parameters (a *_tuned row).
+  bool Tuned = false;
 };
 
 struct Buffer {
@@ -273,6 +281,100 @@ void clblast(CLBlastStatusCode S, const char *What) {
   if (S != CLBlastSuccess)
     throw ClError(std::string(What) + " failed (CLBlast status " +
                   std::to_string(int(S)) + ")");
+}
+
+//===----------------------------------------------------------------------===//
+// CLBlast's tuned parameters (--clblast-params)
+//===----------------------------------------------------------------------===//
+
+/// One kernel's parameters from a clblast_tuner_* JSON file.
+struct TunedKernel {
+  std::string File, Kernel; // Kernel: CLBlast's name, "Xgemm"
+  CLBlastPrecision Precision = CLBlastPrecisionSingle;
+  std::vector<std::string> Names;
+  std::vector<size_t> Values;
+  std::string Best; // "GEMMK=0 KREG=1 ...", as the tuner wrote it
+  double BestMs = 0;
+};
+
+std::vector<std::string> split(const std::string &S, char Sep);
+
+/// The string value of a top-level "Key": "value" of a tuner's JSON file.
+/// The tuners write their metadata as one such pair a line, before the
+/// results, so a search for the first one is enough.
+std::string tunerField(const std::string &Text, const std::string &Key) {
+  std::string Pat = "\"" + Key + "\": \"";
+  size_t At = Text.find(Pat);
+  if (At == std::string::npos)
+    return "";
+  At += Pat.size();
+  size_t End = Text.find('"', At);
+  return End == std::string::npos ? "" : Text.substr(At, End - At);
+}
+
+/// Reads a clblast_tuner_* result (clblast_<family>_<precision>.json).
+/// Throws with the reason when the file is not one.
+TunedKernel readTunerJson(const std::string &File) {
+  FILE *F = std::fopen(File.c_str(), "r");
+  if (!F)
+    throw std::runtime_error(File + ": " + std::strerror(errno));
+  std::string Text;
+  char Buf[4096];
+  for (size_t N; (N = std::fread(Buf, 1, sizeof Buf, F)) > 0;)
+    Text.append(Buf, N);
+  std::fclose(F);
+  // The tuners' kernel families and the kernel names CLBlast's
+  // OverrideParameters takes (CLBlast's doc/tuning.md); xdot is left out:
+  // its two files each hold half of Xdot's parameters.
+  static const std::map<std::string, std::string> Kernels = {
+      {"xgemm_1", "Xgemm"},
+      {"xgemm_2", "Xgemm"},
+      {"xgemm_11", "Xgemm"},
+      {"xgemm_12", "Xgemm"},
+      {"xgemm_direct_1", "XgemmDirect"},
+      {"xgemm_direct_2", "XgemmDirect"},
+      {"copy", "Copy"},
+      {"pad", "Pad"},
+      {"transpose", "Transpose"},
+      {"padtranspose", "Padtranspose"},
+      {"xaxpy", "Xaxpy"},
+      {"xgemv", "Xgemv"},
+      {"xgemv_fast", "XgemvFast"},
+      {"xgemv_fast_rot", "XgemvFastRot"},
+      {"xger", "Xger"},
+      {"invert", "Invert"}};
+  TunedKernel T;
+  T.File = File;
+  std::string Family = tunerField(Text, "kernel_family");
+  auto K = Kernels.find(Family);
+  if (K == Kernels.end())
+    throw std::runtime_error(File +
+                             ": not a clblast_tuner_* result of a "
+                             "known kernel family (kernel_family \"" +
+                             Family + "\")");
+  T.Kernel = K->second;
+  std::string Prec = tunerField(Text, "precision");
+  if (Prec != "16" && Prec != "32" && Prec != "64" && Prec != "3232" &&
+      Prec != "6464")
+    throw std::runtime_error(File + ": unknown precision \"" + Prec + "\"");
+  // CLBlastPrecision's values are the tuners' precision numbers.
+  T.Precision = CLBlastPrecision(std::atoi(Prec.c_str()));
+  T.Best = tunerField(Text, "best_parameters");
+  for (const std::string &Item : split(T.Best, ' ')) {
+    size_t Eq = Item.find('=');
+    char *End = nullptr;
+    unsigned long long V =
+        Eq == std::string::npos ? 0 : std::strtoull(&Item[Eq + 1], &End, 10);
+    if (Eq == std::string::npos || Eq == 0 || End == &Item[Eq + 1] || *End)
+      throw std::runtime_error(File + ": bad best_parameters item \"" + Item +
+                               "\"");
+    T.Names.push_back(Item.substr(0, Eq));
+    T.Values.push_back(size_t(V));
+  }
+  if (T.Names.empty())
+    throw std::runtime_error(File + ": no best_parameters");
+  T.BestMs = std::atof(tunerField(Text, "best_time").c_str());
+  return T;
 }
 
 void clfft(clfftStatus S, const char *What) {
@@ -587,7 +689,11 @@ Spec spec(std::string Name, std::string Unit, std::string What, double PerCall,
   return S;
 }
 
-std::vector<Spec> specs(bool Smoke) {
+/// The rows: with Tuned (the kernels --clblast-params gives parameters
+/// for), a *_tuned copy of each CLBlast row that launches one of them,
+/// after all the CLBlast rows: CLBlast keeps overridden parameters for the
+/// rest of the process.
+std::vector<Spec> specs(bool Smoke, const std::vector<std::string> &Tuned) {
   std::vector<Spec> V;
   // The rows keep their names at --smoke sizes.
   for (auto [Full, Small] :
@@ -611,6 +717,25 @@ std::vector<Spec> specs(bool Smoke) {
       "saxpy", "GB/s",
       "CLBlastSaxpy " + std::to_string(Ax >> 10) + "K floats (12 bytes each)",
       double(Ax) * 12 * 1e-9, [Ax] { return std::make_shared<AxpyRef>(Ax); }));
+  // Which kernels each CLBlast row launches (CLBlast's doc/tuning.md;
+  // at these sizes SGEMM takes the indirect Xgemm with its helpers).
+  static const std::map<std::string, std::vector<std::string>> Uses = {
+      {"sgemm_1024", {"Xgemm", "Copy", "Pad", "Transpose", "Padtranspose"}},
+      {"sgemm_2048", {"Xgemm", "Copy", "Pad", "Transpose", "Padtranspose"}},
+      {"sgemv", {"Xgemv", "XgemvFast", "XgemvFastRot"}},
+      {"saxpy", {"Xaxpy"}}};
+  size_t Rows = V.size();
+  for (size_t I = 0; I < Rows; ++I) {
+    const std::vector<std::string> &K = Uses.at(V[I].Name);
+    if (std::none_of(K.begin(), K.end(), [&](const std::string &N) {
+          return std::find(Tuned.begin(), Tuned.end(), N) != Tuned.end();
+        }))
+      continue;
+    Spec S = V[I];
+    S.Name += "_tuned", S.What += ", --clblast-params parameters, on A";
+    S.Tuned = true;
+    V.push_back(S);
+  }
   std::vector<size_t> F2 =
       Smoke ? std::vector<size_t>{256, 64} : std::vector<size_t>{4096, 256};
   V.push_back(spec<FftRef, ClFft, HostFft>(
@@ -1062,9 +1187,12 @@ void usage() {
       "[--smoke]\n"
       "                        [--only LIST] [--list] [--python PATH] "
       "[--hashcat PATH]\n"
+      "                        [--clblast-params FILE]...\n"
       "  NAME: a substring of the platform's name (defaults \"clcpu\" and "
       "\"Portable Computing Language\")\n"
-      "  --smoke: small sizes and no hashcat rows (verification only)\n");
+      "  --smoke: small sizes and no hashcat rows (verification only)\n"
+      "  --clblast-params FILE: a clblast_tuner_* JSON result; adds *_tuned\n"
+      "    rows running the CLBlast rows it tunes on A with its parameters\n");
 }
 
 struct RowName {
@@ -1085,6 +1213,7 @@ const RowName OtherRows[] = {
 int main(int Argc, char **Argv) {
   std::string QA = "clcpu", QB = "Portable Computing Language", Only;
   std::string Python = "/usr/bin/python3", HashcatName = "hashcat";
+  std::vector<std::string> ParamFiles;
   int Reps = 3;
   bool Smoke = false, List = false;
   for (int I = 1; I < Argc; ++I) {
@@ -1112,6 +1241,8 @@ int main(int Argc, char **Argv) {
       Python = Next();
     else if (Arg == "--hashcat")
       HashcatName = Next();
+    else if (Arg == "--clblast-params")
+      ParamFiles.push_back(Next());
     else {
       usage();
       return 2;
@@ -1121,7 +1252,30 @@ int main(int Argc, char **Argv) {
     usage();
     return 2;
   }
-  std::vector<Spec> All = specs(Smoke);
+  // One parameter set per kernel and precision: of several files for one
+  // (the xgemm tuner's four stages), the one whose best time is lowest.
+  std::vector<TunedKernel> Params;
+  for (const std::string &File : ParamFiles) {
+    TunedKernel T;
+    try {
+      T = readTunerJson(File);
+    } catch (const std::exception &E) {
+      std::fprintf(stderr, "clcpu_real_bench: --clblast-params %s\n", E.what());
+      return 2;
+    }
+    auto Same = std::find_if(Params.begin(), Params.end(), [&](auto &O) {
+      return O.Kernel == T.Kernel && O.Precision == T.Precision;
+    });
+    if (Same == Params.end())
+      Params.push_back(T);
+    else if (T.BestMs < Same->BestMs)
+      *Same = T;
+  }
+  std::vector<std::string> TunedNames;
+  for (const TunedKernel &T : Params)
+    if (T.Precision == CLBlastPrecisionSingle)
+      TunedNames.push_back(T.Kernel);
+  std::vector<Spec> All = specs(Smoke, TunedNames);
   if (List) {
     for (const Spec &S : All)
       std::printf("%-16s %-8s %s\n", S.Name.c_str(), S.Unit.c_str(),
@@ -1187,10 +1341,11 @@ int main(int Argc, char **Argv) {
   std::string Blas = openblas_get_config();
   std::printf("  host = %s (%d threads); FFTW %s (%d threads, %s plans); "
               "numpy (1 thread); clFFT %u.%u.%u, CLBlast (default "
-              "parameters)\n",
+              "parameters%s)\n",
               Blas.c_str(), Threads, fftwf_version, Threads,
               Smoke ? "FFTW_ESTIMATE" : "FFTW_MEASURE", FftMajor, FftMinor,
-              FftPatch);
+              FftPatch,
+              Params.empty() ? "" : "; *_tuned rows: --clblast-params");
   std::printf("  A/B = A's figure / B's, A/host = A's / the host library's "
               "(> 1: A is faster); a sample repeats a call for at least "
               "50 ms\n");
@@ -1227,9 +1382,44 @@ int main(int Argc, char **Argv) {
   };
   // Generous: the largest row takes some 10 s a call on a slow platform.
   unsigned TimeoutS = unsigned(300 + 60 * Reps);
-  for (const Spec &S : All)
-    if (Wanted(S.Name))
+  bool Overridden = false, OverrideFailed = false;
+  for (const Spec &S : All) {
+    if (!Wanted(S.Name))
+      continue;
+    if (!S.Tuned) {
       Print(runSpec(S, Ps, Reps, ClcpuIndex, TimeoutS));
+      continue;
+    }
+    // The tuned rows run on A alone: the parameters were tuned for one
+    // device, and CLBlast keeps them for every later call on it.
+    if (!Overridden) {
+      Overridden = true;
+      for (const TunedKernel &T : Params) {
+        std::vector<const char *> Names;
+        for (const std::string &N : T.Names)
+          Names.push_back(N.c_str());
+        CLBlastStatusCode St = CLBlastOverrideParameters(
+            PA.Dev, T.Kernel.c_str(), T.Precision, Names.size(), Names.data(),
+            T.Values.data());
+        std::printf(
+            "%-16s %s (precision %d) on A from %s: %s%s\n", "clblast-params",
+            T.Kernel.c_str(), int(T.Precision), T.File.c_str(), T.Best.c_str(),
+            St == CLBlastSuccess
+                ? ""
+                : (" FAILED, CLBlast status " + std::to_string(St)).c_str());
+        OverrideFailed |= St != CLBlastSuccess;
+      }
+      Bad |= OverrideFailed;
+    }
+    if (OverrideFailed) {
+      Result R;
+      R.Name = S.Name, R.Skipped = true;
+      R.SkipWhy = "CLBlastOverrideParameters failed";
+      Print(R);
+      continue;
+    }
+    Print(runSpec(S, {&PA}, Reps, ClcpuIndex == 0 ? 0 : -1, TimeoutS));
+  }
 
   std::vector<std::string> PyRows;
   for (const char *N : {"scan_16M", "radix_sort_4M"})
