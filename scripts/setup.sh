@@ -21,6 +21,11 @@ PACKAGES=(
   libfftw3-dev     # bench/real_bench.cpp: the host reference of the clFFT rows
   python3-pyopencl # bench/real_pyopencl.py: GenericScanKernel and RadixSort rows
   hashcat          # bench/real_bench.cpp: hashcat's benchmark mode rows
+  clblast-utils    # README.md: clblast_tuner_* (Tuning CLBlast for clcpu)
+  clblast-tests    # docs/CONFORMANCE.md: clblast_test_* against clcpu
+  clfft-client     # docs/CONFORMANCE.md: clFFT-client's checks
+  python3-gpyfft   # docs/CONFORMANCE.md: gpyfft's tests (clFFT from Python)
+  python3-pytest   # docs/CONFORMANCE.md: gpyfft's and pyopencl's tests
 )
 
 missing=()
