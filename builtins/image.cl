@@ -130,7 +130,8 @@ static float srgbToLinear(float C) {
 /// CL_sRGBA and CL_sBGRA (and CL_Rx, CL_RGx, CL_RGBx, which no supported
 /// format has); (0, 0, 0, 1) for CL_R, CL_RG, CL_RGB and CL_LUMINANCE, and
 /// for CL_sRGB, which the list leaves out, like CL_RGB, whose three
-/// channels it has.
+/// channels it has. (clGetSupportedImageFormats does not list CL_sRGBx:
+/// runtime/Image.cpp says why.)
 static bool transparentBorder(uint Order) {
   return Order == O_A || Order == O_RA || Order == O_RGBA || Order == O_BGRA ||
          Order == O_ARGB || Order == O_ABGR || Order == O_INTENSITY ||

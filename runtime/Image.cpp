@@ -103,7 +103,12 @@ std::vector<SupportedFormat> allSupported() {
   // shuffle or a shift on the way in and out.
   L.push_back({CL_sBGRA, CL_UNORM_INT8});
   L.push_back({CL_sRGB, CL_UNORM_INT8});
-  L.push_back({CL_sRGBx, CL_UNORM_INT8});
+  // Not CL_sRGBx: "Determining the Border Color or Value" gives it the
+  // border color (0, 0, 0, 0), which builtins/image.cl returns, but the
+  // Khronos CTS expects (0, 0, 0, 1) (its has_alpha() says CL_sRGBx has
+  // none), so test_image_streams fails every CL_ADDRESS_CLAMP read of it.
+  // An optional format that cannot be both right and conformant is left
+  // out; listing it is this one line.
   L.push_back({CL_DEPTH, CL_UNORM_INT16});
   L.push_back({CL_DEPTH, CL_FLOAT});
   L.push_back({CL_RGB, CL_UNORM_SHORT_565});
