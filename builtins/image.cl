@@ -39,6 +39,8 @@ typedef void *Smp;
 #define O_INTENSITY 0x10B8
 #define O_LUMINANCE 0x10B9
 #define O_DEPTH 0x10BD
+#define O_sRGB 0x10BF
+#define O_sRGBx 0x10C0
 #define O_sRGBA 0x10C1
 #define O_sBGRA 0x10C2
 #define O_ABGR 0x10C3
@@ -110,15 +112,30 @@ static global uchar *texel3(Img I, int X, int Y, int Z) {
          (ulong)X * I->elem_size;
 }
 
+/// The sRGB orders: their R, G and B are decoded on reads and encoded on
+/// writes ("Conversion Rules for sRGBA and sBGRA Images"; the "sRGB
+/// Images" section names all four).
+static bool isSrgb(uint Order) {
+  return Order == O_sRGB || Order == O_sRGBx || Order == O_sRGBA ||
+         Order == O_sBGRA;
+}
+
 /// "Conversion Rules for sRGBA and sBGRA Images": sRGB to linear.
 static float srgbToLinear(float C) {
   return C <= 0.04045f ? C / 12.92f : pow((C + 0.055f) / 1.055f, 2.4f);
 }
 
-static bool hasAlpha(uint Order) {
+/// "Determining the Border Color or Value": (0, 0, 0, 0) for CL_A,
+/// CL_INTENSITY, CL_RA, CL_sRGBx, CL_ARGB, CL_BGRA, CL_ABGR, CL_RGBA,
+/// CL_sRGBA and CL_sBGRA (and CL_Rx, CL_RGx, CL_RGBx, which no supported
+/// format has); (0, 0, 0, 1) for CL_R, CL_RG, CL_RGB and CL_LUMINANCE, and
+/// for CL_sRGB, which the list leaves out, like CL_RGB, whose three
+/// channels it has. (clGetSupportedImageFormats does not list CL_sRGBx:
+/// runtime/Image.cpp says why.)
+static bool transparentBorder(uint Order) {
   return Order == O_A || Order == O_RA || Order == O_RGBA || Order == O_BGRA ||
          Order == O_ARGB || Order == O_ABGR || Order == O_INTENSITY ||
-         Order == O_sRGBA || Order == O_sBGRA;
+         Order == O_sRGBx || Order == O_sRGBA || Order == O_sBGRA;
 }
 
 /// The stored channels (first one in .x) as (R, G, B, A): "the missing
@@ -135,6 +152,8 @@ static bool hasAlpha(uint Order) {
   case O_RA:                                                                   \
     return (T)(V.x, 0, 0, V.y);                                                \
   case O_RGB:                                                                  \
+  case O_sRGB:                                                                 \
+  case O_sRGBx:                                                                \
     return (T)(V.x, V.y, V.z, One);                                            \
   case O_BGRA:                                                                 \
   case O_sBGRA:                                                                \
@@ -207,7 +226,7 @@ static float4 loadAtF(Img I, global uchar *P) {
     break;
   }
   V = swizzleF(I, V);
-  if (I->order == O_sRGBA || I->order == O_sBGRA)
+  if (isSrgb(I->order))
     V.xyz = (float3)(srgbToLinear(V.x), srgbToLinear(V.y), srgbToLinear(V.z));
   return V;
 }
@@ -244,10 +263,10 @@ static int4 loadAtI(Img I, global uchar *P) {
 static int4 loadI(Img I, int X, int Y) { return loadAtI(I, texel(I, X, Y)); }
 
 static float4 borderF(Img I) {
-  return hasAlpha(I->order) ? (float4)(0.0f) : (float4)(0, 0, 0, 1.0f);
+  return transparentBorder(I->order) ? (float4)(0.0f) : (float4)(0, 0, 0, 1.0f);
 }
 static int4 borderI(Img I) {
-  return hasAlpha(I->order) ? (int4)(0) : (int4)(0, 0, 0, 1);
+  return transparentBorder(I->order) ? (int4)(0) : (int4)(0, 0, 0, 1);
 }
 
 /// 8.2 "Addressing and filter modes", nearest: the element index of
@@ -506,8 +525,8 @@ static float3 linearToSrgb(float3 C) {
 /// write_imagef of \p V to the element at \p P.
 static void storeAtF(Img I, global uchar *P, float4 V) {
   // sRGB orders: only R, G and B are encoded, "the A component is written
-  // as-is".
-  if (I->order == O_sRGBA || I->order == O_sBGRA)
+  // as-is" (CL_sRGBx: into the ignored channel; CL_sRGB has none).
+  if (isSrgb(I->order))
     V.xyz = linearToSrgb(V.xyz);
   float4 S = unswizzleF(I, V);
   // 8.3.1.2: float to normalized integer, round to nearest even with

@@ -606,6 +606,151 @@ TEST_CASE("5.3.4: clEnqueueFillImage converts the color to the format",
         CL_INVALID_VALUE);
 }
 
+TEST_CASE("5.3.1.1, 5.3.2: CL_sRGB with CL_UNORM_INT8 (3-byte elements) is "
+          "listed for every image type and access, reports its element size, "
+          "and keeps its bytes through write, read, copy, map and fill "
+          "(which encodes linear to sRGB); CL_sRGBx is not listed",
+          "[.images]") {
+  Env E;
+  // "CL_sRGB, CL_sRGBx, CL_sRGBA, CL_sBGRA: This format can only be used if
+  // channel data type = CL_UNORM_INT8"; cl_khr_srgb_image_writes lists the
+  // sRGB formats kernels write.
+  for (cl_mem_object_type T :
+       {CL_MEM_OBJECT_IMAGE1D, CL_MEM_OBJECT_IMAGE1D_BUFFER,
+        CL_MEM_OBJECT_IMAGE1D_ARRAY, CL_MEM_OBJECT_IMAGE2D,
+        CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_MEM_OBJECT_IMAGE3D})
+    for (cl_mem_flags F : {CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY,
+                           CL_MEM_READ_WRITE, CL_MEM_KERNEL_READ_AND_WRITE}) {
+      INFO("type 0x" << std::hex << T << " flags 0x" << F);
+      auto L = formats(E.C, F, T);
+      CHECK(hasFormat(L, CL_sRGB, CL_UNORM_INT8));
+      CHECK_FALSE(hasFormat(L, CL_RGB, CL_UNORM_INT8));
+      // CL_sRGBx's border color: the spec's and the CTS's differ
+      // (runtime/Image.cpp).
+      CHECK_FALSE(hasFormat(L, CL_sRGBx, CL_UNORM_INT8));
+    }
+  cl_image_desc D2 = desc(CL_MEM_OBJECT_IMAGE2D, 16, 16);
+  const cl_image_format Srgbx = {CL_sRGBx, CL_UNORM_INT8};
+  CHECK(E.imageError(&Srgbx, &D2) == CL_IMAGE_FORMAT_NOT_SUPPORTED);
+  for (cl_channel_order O : {CL_sRGB, CL_sRGBx})
+    for (cl_channel_type T : {CL_UNORM_INT16, CL_SNORM_INT8, CL_UNSIGNED_INT8,
+                              CL_FLOAT, CL_UNORM_SHORT_565}) {
+      const cl_image_format Bad = {O, T};
+      CHECK(E.imageError(&Bad, &D2) == CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+    }
+
+  // The host-side commands on every image type: the bytes are the host's.
+  {
+    const cl_image_format Fm = {CL_sRGB, CL_UNORM_INT8};
+    const size_t ES = 3;
+    for (const Shape &S : Shapes) {
+      INFO(S.Name);
+      cl_mem M = E.image(Fm, descOf(S));
+      CHECK(imageInfo<size_t>(M, CL_IMAGE_ELEMENT_SIZE) == ES);
+      CHECK(imageInfo<size_t>(M, CL_IMAGE_ROW_PITCH) == S.Ext[0] * ES);
+      bool OneDArray = S.Type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+      bool Layered = S.Type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+                     S.Type == CL_MEM_OBJECT_IMAGE3D;
+      // The whole image from a padded host layout, rows not a multiple of
+      // 4 bytes apart.
+      size_t RP = S.Ext[0] * ES + 7;
+      size_t SP = OneDArray ? RP + 5 : RP * S.Ext[1] + 11;
+      size_t S1 = OneDArray ? SP : RP, S2 = SP;
+      std::vector<unsigned char> Src =
+          pattern(S2 * S.Ext[2] + S1 * S.Ext[1], 5);
+      size_t Zero[3] = {0, 0, 0};
+      REQUIRE(clEnqueueWriteImage(E.Q, M, CL_TRUE, Zero, S.Ext, RP,
+                                  OneDArray || Layered ? SP : 0, Src.data(), 0,
+                                  nullptr, nullptr) == CL_SUCCESS);
+      // A sub-box back, tightly packed.
+      size_t O[3] = {1, size_t(S.Ext[1] > 1), size_t(S.Ext[2] > 1)};
+      size_t R[3] = {S.Ext[0] - 2, S.Ext[1] - O[1], S.Ext[2] - O[2]};
+      auto wantBox = [&] {
+        std::vector<unsigned char> W;
+        for (size_t Z = 0; Z < R[2]; ++Z)
+          for (size_t Y = 0; Y < R[1]; ++Y)
+            for (size_t X = 0; X < R[0]; ++X)
+              for (size_t B = 0; B < ES; ++B)
+                W.push_back(
+                    Src[at(O[0] + X, O[1] + Y, O[2] + Z, ES, S1, S2) + B]);
+        return W;
+      };
+      std::vector<unsigned char> Want = wantBox();
+      std::vector<unsigned char> Out(Want.size(), 0xee);
+      REQUIRE(clEnqueueReadImage(E.Q, M, CL_TRUE, O, R, 0, 0, Out.data(), 0,
+                                 nullptr, nullptr) == CL_SUCCESS);
+      CHECK(Out == Want);
+      // The same box copied to a buffer (5.3.5), and through a map (5.5.3).
+      cl_mem B = E.buffer(Want.size());
+      REQUIRE(clEnqueueCopyImageToBuffer(E.Q, M, B, O, R, 0, 0, nullptr,
+                                         nullptr) == CL_SUCCESS);
+      std::vector<unsigned char> Copied(Want.size());
+      REQUIRE(clEnqueueReadBuffer(E.Q, B, CL_TRUE, 0, Copied.size(),
+                                  Copied.data(), 0, nullptr,
+                                  nullptr) == CL_SUCCESS);
+      CHECK(Copied == Want);
+      size_t MRP = 0, MSP = 0;
+      cl_int Err = -1;
+      auto *P = static_cast<unsigned char *>(
+          clEnqueueMapImage(E.Q, M, CL_TRUE, CL_MAP_READ, O, R, &MRP, &MSP, 0,
+                            nullptr, nullptr, &Err));
+      REQUIRE(Err == CL_SUCCESS);
+      std::vector<unsigned char> Mapped;
+      size_t M1 = OneDArray ? MSP : MRP;
+      for (size_t Z = 0; Z < R[2]; ++Z)
+        for (size_t Y = 0; Y < R[1]; ++Y)
+          Mapped.insert(Mapped.end(), P + Z * MSP + Y * M1,
+                        P + Z * MSP + Y * M1 + R[0] * ES);
+      CHECK(Mapped == Want);
+      REQUIRE(clEnqueueUnmapMemObject(E.Q, M, P, 0, nullptr, nullptr) ==
+              CL_SUCCESS);
+      // Fill (5.3.4): "The fill color will be converted to the
+      // appropriate image channel format and order": R, G, B encoded
+      // linear to sRGB ("Conversion Rules for sRGBA and sBGRA Images"),
+      // then rounded to nearest even; the rest of the image unchanged.
+      const float Color[4] = {0.002f, 0.25f, 0.8f, 0.5f};
+      REQUIRE(clEnqueueFillImage(E.Q, M, Color, O, R, 0, nullptr, nullptr) ==
+              CL_SUCCESS);
+      std::vector<unsigned char> All(S.Ext[0] * S.Ext[1] * S.Ext[2] * ES);
+      REQUIRE(clEnqueueReadImage(E.Q, M, CL_TRUE, Zero, S.Ext, 0, 0, All.data(),
+                                 0, nullptr, nullptr) == CL_SUCCESS);
+      unsigned char Enc[3];
+      for (int C = 0; C < 3; ++C) {
+        double L = Color[C];
+        double V =
+            L < 0.0031308 ? 12.92 * L : 1.055 * std::pow(L, 1.0 / 2.4) - 0.055;
+        Enc[C] = static_cast<unsigned char>(std::nearbyint(V * 255.0));
+      }
+      bool Ok = true;
+      for (size_t Z = 0; Z < S.Ext[2]; ++Z)
+        for (size_t Y = 0; Y < S.Ext[1]; ++Y)
+          for (size_t X = 0; X < S.Ext[0]; ++X) {
+            bool In = X >= O[0] && X < O[0] + R[0] && Y >= O[1] &&
+                      Y < O[1] + R[1] && Z >= O[2] && Z < O[2] + R[2];
+            const unsigned char *G =
+                &All[((Z * S.Ext[1] + Y) * S.Ext[0] + X) * ES];
+            for (size_t C = 0; C < ES; ++C)
+              Ok &= G[C] == (In ? Enc[C] : Src[at(X, Y, Z, ES, S1, S2) + C]);
+          }
+      CHECK(Ok);
+    }
+    // A 1D image buffer of 3-byte elements is its buffer's bytes.
+    const size_t W = 41;
+    std::vector<unsigned char> Src = pattern(W * ES, 17);
+    cl_mem Buf =
+        E.buffer(W * ES, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, Src.data());
+    cl_image_desc D = desc(CL_MEM_OBJECT_IMAGE1D_BUFFER, W);
+    D.buffer = Buf;
+    cl_mem M = E.image(Fm, D, 0);
+    CHECK(imageInfo<size_t>(M, CL_IMAGE_ELEMENT_SIZE) == ES);
+    std::vector<unsigned char> Out(W * ES);
+    size_t O[3] = {0, 0, 0}, R[3] = {W, 1, 1};
+    REQUIRE(clEnqueueReadImage(E.Q, M, CL_TRUE, O, R, 0, 0, Out.data(), 0,
+                               nullptr, nullptr) == CL_SUCCESS);
+    CHECK(Out == Src);
+  }
+}
+
 TEST_CASE("5.3.1: 2D images from buffers and from other 2D images",
           "[.images]") {
   Env E;
