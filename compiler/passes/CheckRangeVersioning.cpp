@@ -46,6 +46,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/InstCombine/InstCombine.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
 #include <optional>
@@ -171,6 +172,12 @@ PreservedAnalyses CheckRangeVersioningPass::run(Function &F,
   PreservedAnalyses PA = InstCombinePass().run(F, AM);
   AM.invalidate(F, PA);
   SimplifyCFGPass().run(F, AM);
+  // Each version is entered from the block that chooses between them, which
+  // is no preheader: the passes after this one that hoist work out of a
+  // loop (compiler/passes/InvariantDivision.cpp's magic numbers for
+  // `x * w / w'`) need one per loop again.
+  AM.invalidate(F, PreservedAnalyses::none());
+  LoopSimplifyPass().run(F, AM);
   return PreservedAnalyses::none();
 }
 

@@ -14,7 +14,13 @@
 
 ; CHECK-LABEL: define void @wg_row_copy(
 ; CHECK: entry:
-; CHECK: br i1 %{{.+}}, label %x.in.range, label %x
+; CHECK: br i1 %{{.+}}, label %x.in.range.preheader, label %x.preheader
+; Each version has a preheader of its own (the loop passes after this one
+; hoist into it).
+; CHECK: x.preheader:
+; CHECK-NEXT: br label %x
+; CHECK: x.in.range.preheader:
+; CHECK-NEXT: br label %x.in.range
 ; The copy: the coordinate as it is, the write unconditional.
 ; CHECK: x.in.range:
 ; CHECK-NOT: clcpu.check.in_bounds
@@ -23,7 +29,7 @@
 ; CHECK-NEXT: %v.in.range = load i32, ptr %src.px.in.range
 ; CHECK-NOT: br i1 %in
 ; CHECK: store i32 %v.in.range, ptr %dst.px.in.range
-; CHECK: br i1 %done.in.range, label %exit, label %x.in.range
+; CHECK: br i1 %done.in.range, label %exit.loopexit, label %x.in.range
 ; The other loop: the check is its compare, the write under it.
 ; CHECK: x:
 ; CHECK: %in = and i1

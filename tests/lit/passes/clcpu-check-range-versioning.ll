@@ -18,7 +18,13 @@
 ; CHECK-DAG: %[[ROUT:.+]] = add i64 %extout, -4
 ; CHECK-DAG: icmp ule i64 %{{.+}}, %[[RIN]]
 ; CHECK-DAG: icmp ule i64 %{{.+}}, %[[ROUT]]
-; CHECK: br i1 %{{.+}}, label %x.in.range, label %x
+; CHECK: br i1 %{{.+}}, label %x.in.range.preheader, label %x.preheader
+; Each version has a preheader of its own (the loop passes after this one
+; hoist into it).
+; CHECK: x.preheader:
+; CHECK-NEXT: br label %x
+; CHECK: x.in.range.preheader:
+; CHECK-NEXT: br label %x.in.range
 ; The copy: no check, no branch around the accesses.
 ; CHECK: x.in.range:
 ; CHECK-NOT: br i1 %ok
@@ -26,7 +32,7 @@
 ; CHECK-NOT: br i1 %ok
 ; CHECK: store float %v.in.range
 ; CHECK-NEXT: %lx.next.in.range =
-; CHECK: br i1 %done.in.range, label %exit, label %x.in.range
+; CHECK: br i1 %done.in.range, label %exit.loopexit, label %x.in.range
 ; The checked loop, its checks expanded.
 ; CHECK: x:
 ; CHECK: %[[L1:.+]] = icmp ule i64 %off,
