@@ -237,8 +237,10 @@ Align groupAlignment(ArrayRef<IntrinsicInst *> Members) {
 
 /// A private struct of \p K elements of \p Elem (a scalar or a vector's
 /// element type) in \p F's entry block: where a disabled lane's load or
-/// store goes.
-Value *spareStruct(Function &F, Type *Elem, unsigned K) {
+/// store goes; none when \p Mask has every lane on.
+Value *spareStruct(Function &F, Value *Mask, Type *Elem, unsigned K) {
+  if (allOnes(Mask))
+    return nullptr;
   Elem = Elem->getScalarType();
   IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
   return B.CreateAlloca(FixedVectorType::get(Elem, K), nullptr, "spare.struct");
@@ -315,16 +317,17 @@ void rewriteScatters(ArrayRef<Member> Ms, Value *Base, unsigned N,
   Value *Mask = mask(Order[0]);
   Align A = groupAlignment(Order);
   IRBuilder<> B(Last);
-  Value *Adjacent = structsAdjacent(B, Base, N, K * E);
-  Instruction *ThenTerm, *ElseTerm;
-  SplitBlockAndInsertIfThenElse(Adjacent, Last, &ThenTerm, &ElseTerm);
+  // The fields interleaved, lane i's struct at i * K: what both paths
+  // store.
   SmallVector<Value *, 4> Vals;
   for (const Member &M : Ms)
     Vals.push_back(M.II->getArgOperand(0));
-  // The fast path: one store of the fields interleaved from lane 0's
-  // struct on.
+  Value *Wide = interleaveFields(B, Vals, N);
+  Value *Adjacent = structsAdjacent(B, Base, N, K * E);
+  Instruction *ThenTerm, *ElseTerm;
+  SplitBlockAndInsertIfThenElse(Adjacent, Last, &ThenTerm, &ElseTerm);
+  // The fast path: one store from lane 0's struct on.
   IRBuilder<> TB(ThenTerm);
-  Value *Wide = interleaveFields(TB, Vals, N);
   Value *Lane0 = TB.CreateExtractElement(Base, uint64_t(0), "struct0");
   if (allOnes(Mask))
     TB.CreateAlignedStore(Wide, Lane0, A);
@@ -333,8 +336,8 @@ void rewriteScatters(ArrayRef<Member> Ms, Value *Base, unsigned N,
   // The other path: each lane's struct stored by itself, in lane order (a
   // scatter's order where two lanes write one address).
   IRBuilder<> EB(ElseTerm);
-  storePerLane(EB, interleaveFields(EB, Vals, N), Base, Mask, N, K, A,
-               spareStruct(*Last->getFunction(), Vals[0]->getType(), K));
+  storePerLane(EB, Wide, Base, Mask, N, K, A,
+               spareStruct(*Last->getFunction(), Mask, Vals[0]->getType(), K));
   for (IntrinsicInst *II : Order)
     II->eraseFromParent();
 }
@@ -384,7 +387,7 @@ void rewriteGathers(ArrayRef<Member> Ms, Value *Base, unsigned N, uint64_t E,
     Pass.push_back(M.II->getArgOperand(3));
   SmallVector<Value *, 4> Slows =
       loadPerLane(EB, Base, Mask, N, K, Elem, A, Pass,
-                  spareStruct(*First->getFunction(), Elem, K));
+                  spareStruct(*First->getFunction(), Mask, Elem, K));
   IRBuilder<> PB(&Tail->front());
   SmallVector<PHINode *, 4> Phis;
   for (unsigned C = 0; C < K; ++C) {

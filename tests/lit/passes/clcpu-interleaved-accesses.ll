@@ -24,26 +24,26 @@
 ; RUN:   -passes=clcpu-interleaved-accesses %s | FileCheck %s
 
 ; CHECK-LABEL: define void @rgba_scatters(
+; The channels interleaved once, before the check, for both paths.
+; CHECK: %interleaved = shufflevector <16 x float> %{{.*}}, <16 x float> %{{.*}}, <32 x i32> <i32 0, i32 8, i32 16, i32 24, i32 1, i32 9,
 ; CHECK: %[[ADDR:[0-9]+]] = ptrtoint <8 x ptr> %p to <8 x i64>
 ; CHECK: add <8 x i64> %{{.*}}, <i64 0, i64 16, i64 32, i64 48, i64 64, i64 80, i64 96, i64 112>
 ; CHECK: %structs.adjacent = icmp eq i8
 ; CHECK-NEXT: br i1 %structs.adjacent, label %[[FAST:[0-9A-Za-z._]+]], label %[[SLOW:[0-9A-Za-z._]+]]
 ; CHECK: {{^}}[[FAST]]:
-; CHECK: %interleaved = shufflevector <16 x float> %{{.*}}, <16 x float> %{{.*}}, <32 x i32> <i32 0, i32 8, i32 16, i32 24, i32 1, i32 9,
 ; CHECK: %struct0 = extractelement <8 x ptr> %p, i64 0
 ; CHECK: %mask.repeated = shufflevector <8 x i1> %m, <8 x i1> poison, <32 x i32> <i32 0, i32 0, i32 0, i32 0, i32 1, i32 1, i32 1, i32 1,
 ; CHECK: call void @llvm.masked.store.v32f32.p0(<32 x float> %interleaved, ptr %struct0, i32 4, <32 x i1> %mask.repeated)
 ; CHECK: {{^}}[[SLOW]]:
-; CHECK: %[[IL:[0-9A-Za-z._]+]] = shufflevector <16 x float> %{{.*}}, <16 x float> %{{.*}}, <32 x i32> <i32 0, i32 8, i32 16, i32 24, i32 1, i32 9,
-; CHECK: %[[L0:[0-9]+]] = extractelement <8 x ptr> %p, i64 0
+; CHECK-NEXT: %[[L0:[0-9]+]] = extractelement <8 x ptr> %p, i64 0
 ; CHECK-NEXT: %[[M0:[0-9]+]] = extractelement <8 x i1> %m, i64 0
 ; CHECK-NEXT: %[[A0:[0-9]+]] = select i1 %[[M0]], ptr %[[L0]], ptr %spare.struct
-; CHECK-NEXT: %[[V0:[0-9]+]] = shufflevector <32 x float> %[[IL]], <32 x float> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
+; CHECK-NEXT: %[[V0:[0-9]+]] = shufflevector <32 x float> %interleaved, <32 x float> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 3>
 ; CHECK-NEXT: store <4 x float> %[[V0]], ptr %[[A0]], align 4
 ; CHECK: %[[L7:[0-9]+]] = extractelement <8 x ptr> %p, i64 7
 ; CHECK-NEXT: %[[M7:[0-9]+]] = extractelement <8 x i1> %m, i64 7
 ; CHECK-NEXT: %[[A7:[0-9]+]] = select i1 %[[M7]], ptr %[[L7]], ptr %spare.struct
-; CHECK-NEXT: %[[V7:[0-9]+]] = shufflevector <32 x float> %[[IL]], <32 x float> poison, <4 x i32> <i32 28, i32 29, i32 30, i32 31>
+; CHECK-NEXT: %[[V7:[0-9]+]] = shufflevector <32 x float> %interleaved, <32 x float> poison, <4 x i32> <i32 28, i32 29, i32 30, i32 31>
 ; CHECK-NEXT: store <4 x float> %[[V7]], ptr %[[A7]], align 4
 ; CHECK-NOT: masked.scatter
 ; CHECK: ret void
