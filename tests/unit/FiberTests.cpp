@@ -280,18 +280,42 @@ void holdingGroup(void **Args, const WorkGroupContext *) {
 }
 
 /// A group of the launch started second: records its thread, then about
-/// 200 microseconds of work.
+/// 200 microseconds of work, longer (up to 3 s from the first group; not the
+/// first group itself) while
+/// no second thread has run one of its groups: on a loaded machine the
+/// helper that moves over may get a CPU only after the 80 ms 400 groups
+/// take on one thread (a CI run saw 1 thread), and the test is about
+/// whether it comes, not how soon. The launch holding the workers outlasts
+/// that wait (60000 groups, 4 s on three threads), so no helper comes free
+/// by its end.
 void recordingGroup(void **Args, const WorkGroupContext *) {
   auto *Threads = static_cast<std::vector<std::thread::id> *>(Args[0]);
   auto *Lock = static_cast<std::mutex *>(Args[1]);
+  auto *Since = static_cast<std::chrono::steady_clock::time_point *>(Args[2]);
+  auto Shared = [&] {
+    std::lock_guard<std::mutex> G(*Lock);
+    return std::any_of(Threads->begin(), Threads->end(), [](auto Id) {
+      return Id != std::this_thread::get_id();
+    });
+  };
+  bool First;
   {
     std::lock_guard<std::mutex> G(*Lock);
+    First = Threads->empty();
+    if (First)
+      *Since = std::chrono::steady_clock::now();
     Threads->push_back(std::this_thread::get_id());
   }
   auto Until =
       std::chrono::steady_clock::now() + std::chrono::microseconds(200);
-  while (std::chrono::steady_clock::now() < Until)
+  auto Latest = *Since + std::chrono::seconds(3);
+  // (Not the first group: the launch calls for helpers only after it.)
+  for (;;) {
+    auto Now = std::chrono::steady_clock::now();
+    if (Now >= Until && (First || Now >= Latest || Shared()))
+      break;
     std::this_thread::yield();
+  }
 }
 } // namespace
 
@@ -310,7 +334,7 @@ TEST_CASE("launch sharing, in a child process", "[.launch-sharing-child]") {
   void *HoldArgs[] = {&Stop};
   NDRangeJob Hold;
   Hold.Fn = holdingGroup;
-  Hold.Launch.GlobalSize[0] = Hold.Launch.NumGroups[0] = 4000;
+  Hold.Launch.GlobalSize[0] = Hold.Launch.NumGroups[0] = 60000;
   Hold.Args = HoldArgs;
   Hold.NumArgs = 1;
   std::thread First([&] { runNDRange(Arena, 3, Hold, &Park); });
@@ -318,12 +342,13 @@ TEST_CASE("launch sharing, in a child process", "[.launch-sharing-child]") {
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   std::vector<std::thread::id> Threads;
   std::mutex Lock;
-  void *RecordArgs[] = {&Threads, &Lock};
+  std::chrono::steady_clock::time_point Since;
+  void *RecordArgs[] = {&Threads, &Lock, &Since};
   NDRangeJob Record;
   Record.Fn = recordingGroup;
   Record.Launch.GlobalSize[0] = Record.Launch.NumGroups[0] = 400;
   Record.Args = RecordArgs;
-  Record.NumArgs = 2;
+  Record.NumArgs = 3;
   runNDRange(Arena, 3, Record, &Park);
   Stop = true;
   First.join();
