@@ -1027,7 +1027,7 @@ cl_int Mem::createImage(Context *Ctx, cl_mem_flags Flags,
       Out = new Mem(Ctx, nullptr, Eff, Size, 0, Data, true, nullptr,
                     std::move(Props));
     } catch (...) {
-      deallocate(Data, Size);
+      deallocate(Ctx, Data, Size);
       throw;
     }
   }

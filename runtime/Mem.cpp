@@ -2,6 +2,7 @@
 #include "runtime/Context.h"
 #include "runtime/Device.h"
 #include "runtime/Image.h"
+#include "runtime/PageRecycler.h"
 #include "runtime/Svm.h"
 #include "runtime/Topology.h"
 #include "scheduler/PipeRing.h"
@@ -30,21 +31,31 @@ constexpr size_t HugePageHint = 4 << 20;
 
 bool moreThanOne(cl_mem_flags F) { return F & (F - 1); }
 
-/// Gives the pages of a new buffer their NUMA placement: the rule of
+/// Where the pages of a new buffer of \p Ctx go: the rule of
 /// Topology::placementFor, over the CPUs of every device of the context
-/// (any of them may run the kernels that use it).
-void placePages(Context *Ctx, void *Data, size_t Size) {
+/// (any of them may run the kernels that use it); first touch on a machine
+/// of one node.
+MemoryPlacement placementOf(Context *Ctx) {
   const Topology &T = Topology::get();
   if (T.numaNodes() < 2)
-    return;
+    return {};
   std::vector<unsigned> Cpus;
   for (Device *D : Ctx->devices())
     Cpus.insert(Cpus.end(), D->cpus().begin(), D->cpus().end());
-  MemoryPlacement P = T.placementFor(Cpus);
-  if (!T.place(Data, Size, P))
-    logLine("could not set the NUMA placement of a " + std::to_string(Size) +
-            "-byte buffer; its pages follow first touch");
+  return T.placementFor(Cpus);
 }
+
+/// The placement \p P as the page recycler's key: mappings are handed
+/// only to buffers whose pages belong where theirs are. 0 is first touch.
+uint64_t placementKey(const MemoryPlacement &P) {
+  if (P.Kind == MemoryPlacement::FirstTouch)
+    return 0;
+  uint64_t Key = 1469598103934665603ull ^ uint64_t(P.Kind);
+  for (unsigned N : P.Nodes)
+    Key = (Key ^ (N + 1)) * 1099511628211ull;
+  return Key | 1;
+}
+
 /// The offset of the packets in a pipe of \p MaxPackets packets.
 CheckedSize pipeDataOffset(cl_uint MaxPackets) {
   // The run records (builtins/PipeLayout.h) after the header; the packets
@@ -123,7 +134,7 @@ Mem::~Mem() {
        ++It)
     It->first(handle(), It->second);
   if (Owned)
-    deallocate(Data, Size);
+    deallocate(Ctx, Data, Size);
   if (Parent)
     Parent->releaseInternal();
   Ctx->releaseInternal();
@@ -132,6 +143,9 @@ Mem::~Mem() {
 void *Mem::allocate(Context *Ctx, size_t Size) {
   void *Data = nullptr;
   if (Size >= MmapThreshold) {
+    MemoryPlacement P = placementOf(Ctx);
+    if (void *Kept = PageRecycler::get().take(Size, placementKey(P)))
+      return Kept;
     Data = mmap(nullptr, Size, PROT_READ | PROT_WRITE,
                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (Data == MAP_FAILED)
@@ -141,16 +155,21 @@ void *Mem::allocate(Context *Ctx, size_t Size) {
       // (transparent huge pages are often enabled only on request).
       madvise(Data, Size, MADV_HUGEPAGE);
     // Before the first touch (a copy, or a kernel) decides.
-    placePages(Ctx, Data, Size);
+    if (P.Kind != MemoryPlacement::FirstTouch &&
+        !Topology::get().place(Data, Size, P))
+      logLine("could not set the NUMA placement of a " + std::to_string(Size) +
+              "-byte buffer; its pages follow first touch");
   } else if (posix_memalign(&Data, BaseAlign, Size) != 0) {
     Data = nullptr;
   }
   return Data;
 }
 
-void Mem::deallocate(void *Data, size_t Size) {
+void Mem::deallocate(Context *Ctx, void *Data, size_t Size) {
   if (Size >= MmapThreshold)
-    munmap(Data, Size);
+    // The next buffer of this size (pyopencl's temporaries, a loop's
+    // scratch) takes the mapping as it is.
+    PageRecycler::get().release(Data, Size, placementKey(placementOf(Ctx)));
   else
     std::free(Data);
 }
@@ -223,7 +242,7 @@ cl_int Mem::createBuffer(Context *Ctx, cl_mem_flags Flags, size_t Size,
     Out = new Mem(Ctx, nullptr, Flags, Size, 0, Data, true, nullptr,
                   std::move(Props));
   } catch (...) {
-    deallocate(Data, Size);
+    deallocate(Ctx, Data, Size);
     throw;
   }
   return CL_SUCCESS;
@@ -287,7 +306,7 @@ cl_int Mem::createPipe(Context *Ctx, cl_mem_flags Flags, cl_uint PacketSize,
   try {
     Out = new Mem(Ctx, nullptr, Flags, Size, 0, Data, true, nullptr, {});
   } catch (...) {
-    deallocate(Data, Size);
+    deallocate(Ctx, Data, Size);
     throw;
   }
   Out->PipePacketSize = PacketSize;

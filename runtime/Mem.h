@@ -123,8 +123,9 @@ private:
   /// The CL_INVALID_HOST_PTR rule clCreateBuffer and clCreateImage share:
   /// a host_ptr exactly when CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR.
   static cl_int checkHostPtr(Context *Ctx, cl_mem_flags Flags, void *HostPtr);
-  /// Frees what allocate returned.
-  static void deallocate(void *Data, size_t Size);
+  /// Frees what allocate returned for \p Ctx: a large mapping goes to the
+  /// page recycler (runtime/PageRecycler.h) for the next one of its size.
+  static void deallocate(Context *Ctx, void *Data, size_t Size);
 
   Context *Ctx;
   Mem *Parent;

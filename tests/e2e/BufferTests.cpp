@@ -667,3 +667,48 @@ TEST_CASE("5.5.3: maps from several host threads on one buffer", "[buffer]") {
     CHECK(Got[static_cast<size_t>(T) * 1024 + (Rounds - 1) % 1024] == T + 1);
   clReleaseMemObject(M);
 }
+
+TEST_CASE("5.2.2 (page recycler): a released buffer's memory goes to a new "
+          "buffer only after the commands that use it finish",
+          "[buffer]") {
+  // Large buffers' memory is kept for the next buffer of the same size
+  // (runtime/PageRecycler.h). Here the first buffer's fill waits on a user
+  // event while a second buffer of its size is created from host data: if
+  // the release handed the memory over at once, the fill would land in
+  // the second buffer.
+  Env E;
+  REQUIRE(E.Q);
+  const size_t N = size_t(16) << 20;
+  cl_int Err = -1;
+  cl_event Gate = clCreateUserEvent(E.C, &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  cl_mem M1 = E.buffer(N);
+  unsigned char Old = 0x11;
+  CHECK(clEnqueueFillBuffer(E.Q, M1, &Old, 1, 0, N, 1, &Gate, nullptr) ==
+        CL_SUCCESS);
+  CHECK(clReleaseMemObject(M1) == CL_SUCCESS);
+  std::vector<unsigned char> New = pattern(N, 7);
+  cl_mem M2 = E.buffer(N, CL_MEM_COPY_HOST_PTR, New.data());
+  CHECK(clSetUserEventStatus(Gate, CL_COMPLETE) == CL_SUCCESS);
+  CHECK(clFinish(E.Q) == CL_SUCCESS);
+  std::vector<unsigned char> Got(N);
+  CHECK(clEnqueueReadBuffer(E.Q, M2, CL_TRUE, 0, N, Got.data(), 0, nullptr,
+                            nullptr) == CL_SUCCESS);
+  CHECK(Got == New);
+  clReleaseMemObject(M2);
+  // M1's memory (or M2's) now goes to the next buffer of that size: its
+  // contents are the application's copy, and a fill reaches every byte.
+  std::vector<unsigned char> Third = pattern(N, 99);
+  cl_mem M3 = E.buffer(N, CL_MEM_COPY_HOST_PTR, Third.data());
+  CHECK(clEnqueueReadBuffer(E.Q, M3, CL_TRUE, 0, N, Got.data(), 0, nullptr,
+                            nullptr) == CL_SUCCESS);
+  CHECK(Got == Third);
+  unsigned char Zero = 0;
+  CHECK(clEnqueueFillBuffer(E.Q, M3, &Zero, 1, 0, N, 0, nullptr, nullptr) ==
+        CL_SUCCESS);
+  CHECK(clEnqueueReadBuffer(E.Q, M3, CL_TRUE, 0, N, Got.data(), 0, nullptr,
+                            nullptr) == CL_SUCCESS);
+  CHECK(std::count(Got.begin(), Got.end(), 0) == static_cast<long>(N));
+  clReleaseMemObject(M3);
+  clReleaseEvent(Gate);
+}
