@@ -8,7 +8,9 @@
 //     (passes/DeviceEnqueueCalls.cpp), calls given their ABI
 //     (passes/BuiltinCallAbi.cpp)
 //  3. integer division made trap-free        (passes/SafeIntegerDivision.cpp)
-//  4. a closed world: every helper inlined into the kernels     (this file)
+//  4. a closed world: every helper inlined into the kernels     (this file),
+//     private variables' volatile accesses ordinary
+//                                       (passes/OrdinaryPrivateVolatiles.cpp)
 //  5. one work-group function `wg_<K>` per kernel  (WorkGroupFunction.cpp,
 //     regions in regions/, fibers in Barriers.cpp)
 //  6. program-scope variables checked against the device limit  (this file)
@@ -28,15 +30,17 @@
 #include "compiler/passes/BuiltinCallAbi.h"
 #include "compiler/passes/CheckRangeVersioning.h"
 #include "compiler/passes/ConsecutiveGathers.h"
+#include "compiler/passes/CountedInnerLoops.h"
 #include "compiler/passes/DeferFloatAdds.h"
 #include "compiler/passes/DeviceEnqueueCalls.h"
 #include "compiler/passes/GridStridePrefetch.h"
 #include "compiler/passes/GuardedLoopBound.h"
-#include "compiler/passes/InvariantDivision.h"
 #include "compiler/passes/InterleavedAccesses.h"
+#include "compiler/passes/InvariantDivision.h"
 #include "compiler/passes/MaskedStoreFastPath.h"
 #include "compiler/passes/MathBuiltins.h"
 #include "compiler/passes/NonTemporalStores.h"
+#include "compiler/passes/OrdinaryPrivateVolatiles.h"
 #include "compiler/passes/ParallelWorkItemLoops.h"
 #include "compiler/passes/PassRegistry.h"
 #include "compiler/passes/RuntimeConsecutiveGathers.h"
@@ -114,6 +118,9 @@ void addVectorizerStartPasses(FunctionPassManager &FPM) {
   FPM.addPass(BlockedStoresPass());
   // The vectorizer widens scalars only: float4 arithmetic in x-loops split.
   FPM.addPass(ScalarizeWorkItemLoopsPass());
+  // Hand-unrolled inner loops (a step of 2, 4 ...) in the form the native
+  // path requires of them.
+  FPM.addPass(CountedInnerLoopsPass());
   // Outer x-loops the native path cannot widen lose their hint.
   FPM.addPass(WorkItemLoopCheckPass());
   // After the check: the x-loop keeps the path the guard gave it (a loop
@@ -382,6 +389,11 @@ bool lowerKernels(Module &M, TargetMachine &TM, const Options &Opts,
   BuiltinCallAbiPass().run(M, NoAnalyses);
   SafeIntegerDivisionPass().run(M, NoAnalyses);
   SmallVector<Function *, 8> KernelFns = closeWorld(M, TM);
+  // With every helper inlined, a volatile access through a pointer
+  // parameter shows the private variable it reaches; the kernel bodies'
+  // own SROA (compiler/PromotePrivates.cpp, the O3 pipeline) then makes
+  // such variables SSA values (passes/OrdinaryPrivateVolatiles.cpp).
+  OrdinaryPrivateVolatilesPass().run(M, NoAnalyses);
   MathBuiltinsPass().run(M, NoAnalyses);
 
   bool Ok = true;

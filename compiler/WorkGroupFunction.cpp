@@ -34,6 +34,7 @@
 #include "compiler/regions/BarrierRegions.h"
 
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/ADT/bit.h>
 #include <llvm/Analysis/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
@@ -331,6 +332,21 @@ unsigned workItemLanes(const Function &Kernel) {
   return Features.contains("+avx512f") ? 16 : Features.contains("+avx") ? 8 : 4;
 }
 
+unsigned xLoopLanes(const Function &Kernel, bool &Capped) {
+  unsigned Lanes = workItemLanes(Kernel);
+  Capped = false;
+  // reqd_work_group_size(X, ...) fixes the x-loop at X iterations (fewer
+  // in a remainder group). A vector of more lanes than that would never
+  // run: the loop would take its scalar remainder every time (CLBlast's
+  // Xgemm, tuned to 8 x 16 work-items, ran all its regions scalar).
+  if (MDNode *R = Kernel.getMetadata("reqd_work_group_size"))
+    if (unsigned X = mdInt(R, 0); X >= 1 && X < Lanes) {
+      Lanes = llvm::bit_floor(X);
+      Capped = true;
+    }
+  return Lanes;
+}
+
 namespace {
 
 bool hasLoop(const Function &F) {
@@ -353,7 +369,9 @@ void emitWorkGroupFunction(Module &M, Function &Kernel, Function &Body,
         Full.append({X, Y, Z});
         XB.CreateCall(&Body, Full);
       });
-  markWorkItemLoop(*XLatch, Body, workItemLanes(Kernel));
+  bool Capped = false;
+  unsigned Lanes = xLoopLanes(Kernel, Capped);
+  markWorkItemLoop(*XLatch, Body, Lanes, Capped);
   B.CreateRetVoid();
   // Which arguments are __global buffers (their slots look alike for
   // __local ones): passes/DeferFloatAdds.cpp defers adds into those only.

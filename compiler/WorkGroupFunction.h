@@ -81,6 +81,10 @@ emitLocalIdLoops(llvm::IRBuilder<> &B, llvm::Value *const Size[3],
 /// Work-items per vector register of 32-bit lanes on
 /// \p Kernel's target.
 unsigned workItemLanes(const llvm::Function &Kernel);
+/// The width for \p Kernel's work-item x-loops: workItemLanes, or, where
+/// its reqd_work_group_size fixes an x extent below that, the largest
+/// power of two within the extent (\p Capped set).
+unsigned xLoopLanes(const llvm::Function &Kernel, bool &Capped);
 
 } // namespace clcpu::compiler
 

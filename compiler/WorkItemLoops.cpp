@@ -88,7 +88,8 @@ bool isWorkItemLoop(const Loop &L) {
   return loopProperty(L.getLoopID(), MarkName);
 }
 
-void markWorkItemLoop(BranchInst &Latch, const Function &Body, unsigned Lanes) {
+void markWorkItemLoop(BranchInst &Latch, const Function &Body, unsigned Lanes,
+                      bool Capped) {
   SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> Backedges;
   FindFunctionBackedges(Body, Backedges);
   // Half precision computes in float lanes (builtins/half.cl). The cost
@@ -99,15 +100,19 @@ void markWorkItemLoop(BranchInst &Latch, const Function &Body, unsigned Lanes) {
     return (isa<FPExtInst>(I) && I.getOperand(0)->getType()->isHalfTy()) ||
            (isa<FPTruncInst>(I) && I.getType()->isHalfTy());
   });
-  markWorkItemLoop(Latch, !Backedges.empty() || Half, Lanes);
+  markWorkItemLoop(Latch, !Backedges.empty() || Half, Lanes,
+                   /*NoUnroll=*/false, Capped);
 }
 
 void markWorkItemLoop(BranchInst &Latch, bool BodyHasLoops, unsigned Lanes,
-                      bool NoUnroll) {
+                      bool NoUnroll, bool Capped) {
   LLVMContext &C = Latch.getContext();
   SmallVector<Metadata *, 4> Ops = {nullptr,
                                     MDNode::get(C, MDString::get(C, MarkName))};
-  if (BodyHasLoops && Lanes > 1) {
+  // An innermost x-loop is left to the cost model's width, except where
+  // that width could exceed the loop's trip count (Capped): the vector
+  // loop would then never run.
+  if ((BodyHasLoops || Capped) && Lanes > 1) {
     Type *I1 = Type::getInt1Ty(C), *I32 = Type::getInt32Ty(C);
     Ops.push_back(
         MDNode::get(C, {MDString::get(C, "llvm.loop.vectorize.enable"),
@@ -115,9 +120,10 @@ void markWorkItemLoop(BranchInst &Latch, bool BodyHasLoops, unsigned Lanes,
     Ops.push_back(MDNode::get(
         C, {MDString::get(C, "llvm.loop.vectorize.width"),
             ConstantAsMetadata::get(ConstantInt::get(I32, Lanes))}));
-    Ops.push_back(
-        MDNode::get(C, {MDString::get(C, "llvm.loop.interleave.count"),
-                        ConstantAsMetadata::get(ConstantInt::get(I32, 1))}));
+    if (BodyHasLoops)
+      Ops.push_back(
+          MDNode::get(C, {MDString::get(C, "llvm.loop.interleave.count"),
+                          ConstantAsMetadata::get(ConstantInt::get(I32, 1))}));
   }
   if (NoUnroll)
     Ops.push_back(MDNode::get(C, MDString::get(C, "llvm.loop.unroll.disable")));

@@ -19,15 +19,17 @@ class Metadata;
 namespace clcpu::compiler {
 
 /// Marks the work-item x-loop whose latch is \p Latch; if \p Body (the
-/// kernel body it calls) has loops or computes with half, also asks the
+/// kernel body it calls) has loops or computes with half, or \p Capped
+/// (\p Lanes is below the register's lanes: xLoopLanes), also asks the
 /// vectorizer to widen it by \p Lanes work-items.
 void markWorkItemLoop(llvm::BranchInst &Latch, const llvm::Function &Body,
-                      unsigned Lanes);
+                      unsigned Lanes, bool Capped = false);
 /// The same for a loop whose body is known to have loops or not; \p
 /// NoUnroll keeps the unroller off it (a loop over one sub-group, which
 /// must reach the vectorizer whole).
 void markWorkItemLoop(llvm::BranchInst &Latch, bool BodyHasLoops,
-                      unsigned Lanes, bool NoUnroll = false);
+                      unsigned Lanes, bool NoUnroll = false,
+                      bool Capped = false);
 
 /// Whether \p L is a work-item x-loop marked by markWorkItemLoop.
 bool isWorkItemLoop(const llvm::Loop &L);

@@ -266,6 +266,10 @@ private:
   PHINode *Reg = nullptr;
   SwitchInst *Sw = nullptr;
   unsigned Lanes = 0;
+  // The width of the regions' x-loops (xLoopLanes): below Lanes where a
+  // required work-group size fixes fewer work-items in x.
+  unsigned XLanes = 0;
+  bool XLanesCapped = false;
   /// The next region where every work-item stopped at the same sync point,
   /// and the block it is known in.
   SmallVector<std::pair<Value *, BasicBlock *>, 8> Known;
@@ -305,6 +309,7 @@ void Driver::emitEntry(Module &M) {
   Reg->addIncoming(B.getInt32(0), EntryEnd);
   Sw = B.CreateSwitch(Reg, Exit, Shapes.size());
   Lanes = workItemLanes(Kernel);
+  XLanes = xLoopLanes(Kernel, XLanesCapped);
   Same = BasicBlock::Create(C, "uniform", WG);
 }
 
@@ -338,7 +343,8 @@ void Driver::emitRegionLoops() {
               regionCall(XB, X, Y, Z, XB.getInt32(R), Shapes[R].UniformExit);
           Next->addFnAttr(Attribute::AlwaysInline);
         });
-    markWorkItemLoop(*Latch, Shapes[R].HasLoops, Lanes);
+    markWorkItemLoop(*Latch, Shapes[R].HasLoops, XLanes, /*NoUnroll=*/false,
+                     XLanesCapped);
     if (Shapes[R].UniformExit) {
       // Every work-item stopped where the first one did.
       Known.push_back(

@@ -662,3 +662,93 @@ void reqd_rev(global const int *in, global int *out) {
       CHECK(Out == Want);
     }
 }
+
+TEST_CASE("6.13.8 (CLBlast Xgemm's shape): a volatile private id, private "
+          "accumulators across barriers and a hand-unrolled inner loop give "
+          "the host's sums on both paths",
+          "[barrier]") {
+  // The shape of CLBlast's Xgemm as tuned for this device: a required
+  // work-group size narrower in x than a vector register, `volatile int
+  // tid` (passes/OrdinaryPrivateVolatiles.cpp), accumulators in a private
+  // array kept across the barriers, and an inner loop stepping by STEP
+  // with STEP steps inside (passes/CountedInnerLoops.cpp gives it the
+  // counter the vectorizer's outer-loop path needs). While those passes
+  // were written, an inner loop whose latch stayed on true ran once per
+  // work-item group when widened; the cases cover steps 1 to 8, x extents
+  // below and at a register's width, several tiles along k, several groups.
+  Env E;
+  const char *Src = R"(
+kernel __attribute__((reqd_work_group_size(RX, RY, 1)))
+void tile_acc(global const float *a, global const float *b, global float *out,
+              int k_size) {
+  local float la[RX * 32];
+  local float lb[RY * 32];
+  volatile int tid = get_local_id(1) * RX + get_local_id(0);
+  float acc[2] = {0.0f, 0.0f};
+  int x = tid % RX, y = tid / RX;
+  for (int k0 = 0; k0 < k_size; k0 += 32) {
+    for (int i = y; i < 32; i += RY)
+      la[i * RX + x] = a[(k0 + i) * RX + x];
+    for (int i = x; i < 32; i += RX)
+      lb[i * RY + y] = b[(k0 + i) * RY + y] + (float)get_group_id(0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < 32; k += STEP)
+      for (int u = 0; u < STEP; ++u) {
+        float av = la[(k + u) * RX + x], bv = lb[(k + u) * RY + y];
+        acc[0] = fma(av, bv, acc[0]);
+        acc[1] = fma(av, 2.0f * bv, acc[1]);
+      }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  size_t o = (get_group_id(0) * RX * RY + tid) * 2;
+  out[o] = acc[0];
+  out[o + 1] = acc[1];
+}
+)";
+  struct Case {
+    size_t RX, RY;
+    int Step, K, Groups;
+  };
+  const Case Cases[] = {{8, 16, 2, 64, 3},  {16, 4, 2, 64, 2},
+                        {8, 16, 1, 32, 1},  {4, 8, 4, 96, 2},
+                        {16, 16, 2, 32, 1}, {8, 8, 8, 64, 2},
+                        {2, 32, 2, 32, 3}};
+  std::mt19937 G(21);
+  std::uniform_int_distribution<int> U(-4, 4);
+  for (const char *Path : Paths)
+    for (const Case &C : Cases) {
+      std::string Options =
+          std::string(Path) + " -DRX=" + std::to_string(C.RX) +
+          " -DRY=" + std::to_string(C.RY) + " -DSTEP=" + std::to_string(C.Step);
+      INFO(Options << " k " << C.K << " groups " << C.Groups);
+      cl_kernel K = E.kernel(Src, "tile_acc", Options.c_str());
+      // Small integers: every product and sum is exact in float.
+      std::vector<float> A(size_t(C.K) * C.RX), B(size_t(C.K) * C.RY);
+      for (float &V : A)
+        V = static_cast<float>(U(G));
+      for (float &V : B)
+        V = static_cast<float>(U(G));
+      size_t N = C.RX * C.RY * size_t(C.Groups) * 2;
+      cl_mem MA = E.buffer(A), MB = E.buffer(B),
+             MO = E.buffer(std::vector<float>(N));
+      cl_int KSize = C.K;
+      E.arg(K, 0, MA);
+      E.arg(K, 1, MB);
+      E.arg(K, 2, MO);
+      REQUIRE(clSetKernelArg(K, 3, sizeof KSize, &KSize) == CL_SUCCESS);
+      size_t Global[2] = {C.RX * C.Groups, C.RY}, Local[2] = {C.RX, C.RY};
+      REQUIRE(E.run(K, 2, Global, Local) == CL_SUCCESS);
+      std::vector<float> Out = E.read<float>(MO, N), Want(N);
+      for (int Grp = 0; Grp < C.Groups; ++Grp)
+        for (size_t Y = 0; Y < C.RY; ++Y)
+          for (size_t X = 0; X < C.RX; ++X) {
+            float S = 0;
+            for (int Kk = 0; Kk < C.K; ++Kk)
+              S += A[Kk * C.RX + X] * (B[Kk * C.RY + Y] + float(Grp));
+            size_t O = (Grp * C.RX * C.RY + Y * C.RX + X) * 2;
+            Want[O] = S;
+            Want[O + 1] = 2 * S;
+          }
+      CHECK(Out == Want);
+    }
+}

@@ -1,5 +1,8 @@
 // A kernel whose recursion overflows its stack at run time (OpenCL C does
-// not allow recursion; Clang compiles it). The process cannot go on, but
+// not allow recursion; Clang compiles it). Each frame holds a private
+// array read at computed indices, and the recursive call's result is
+// multiplied, then added to: no tail call the optimizer could turn into a
+// loop. The process cannot go on, but
 // it must say which kernel overflowed: ctest's stack_overflow_report
 // expects "kernel 'deep' overflowed its stack" on stderr
 // (scheduler/StackGuard.h). Runs through the loader like the e2e tests.
@@ -17,9 +20,11 @@ int main() {
   cl_command_queue Q = clCreateCommandQueueWithProperties(C, D, nullptr, &Err);
   const char *Src = R"(
     int down(int n, global int *o) {
-      volatile int pad[64];
-      pad[n & 63] = n;
-      return n <= 0 ? 0 : down(n - 1, o) + pad[n & 63];
+      int pad[64];
+      for (int i = 0; i < 64; ++i)
+        pad[i] = o[i] + n;
+      int r = n <= 0 ? 0 : down(n - 1, o);
+      return r * pad[(n * 7) & 63] + pad[n & 63];
     }
     kernel void deep(global int *o, int n) { o[get_global_id(0)] = down(n, o); }
   )";
