@@ -36,10 +36,9 @@ std::string directory(const std::string &Configured) {
   return "";
 }
 
-namespace {
-/// The size and modification time of the file holding this code (the driver
-/// library, or a test binary): a rebuilt driver never reuses entries made
-/// by an older build of the same version.
+// The size and modification time of the file holding this code (the driver
+// library, or a test binary): a rebuilt driver never reuses entries made by
+// an older build of the same version.
 const std::string &buildIdentity() {
   static const std::string Id = [] {
     Dl_info Info{};
@@ -51,7 +50,6 @@ const std::string &buildIdentity() {
   }();
   return Id;
 }
-} // namespace
 
 std::string key(const std::string &Source, const std::string &Options,
                 const std::string &DriverVersion) {

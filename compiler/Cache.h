@@ -21,6 +21,11 @@ namespace clcpu::compiler::cache {
 /// $XDG_CACHE_HOME/clcpu, else $HOME/.cache/clcpu (empty if neither is set).
 std::string directory(const std::string &Configured);
 
+/// This build of the driver: the size and modification time of the shared
+/// library holding the compiler ("unknown" where the library cannot be
+/// found). Two builds of one version differ in it.
+const std::string &buildIdentity();
+
 /// The entry's file name (hex digest) for these inputs.
 std::string key(const std::string &Source, const std::string &Options,
                 const std::string &DriverVersion);

@@ -542,7 +542,7 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   case CL_DEVICE_VENDOR:
     return Out.string(T.cpuVendor());
   case CL_DRIVER_VERSION:
-    return Out.string(DriverVersionString);
+    return Out.string(driverBuildVersion());
   case CL_DEVICE_PROFILE:
     return Out.string("FULL_PROFILE");
   case CL_DEVICE_VERSION:
@@ -558,8 +558,9 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   case CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR:
     return Out.value<cl_version_khr>(CL_MAKE_VERSION_KHR(2, 0, 0));
   // cl_khr_device_uuid: the UUIDs name the device (its CPU and its CPUs, so
-  // sub-devices differ) and the driver (its version); the same in every
-  // process on the same machine. A LUID is a Windows adapter's: none here.
+  // sub-devices differ) and the driver (its version and build); the same in
+  // every process on the same machine. A LUID is a Windows adapter's: none
+  // here.
   case CL_DEVICE_UUID_KHR: {
     std::string Key = "clcpu device\n" + T.cpuVendor() + "\n" + T.cpuModel() +
                       "\n" + isaName(Isa) + "\n";
@@ -570,7 +571,7 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   }
   case CL_DRIVER_UUID_KHR: {
     std::array<cl_uchar, CL_UUID_SIZE_KHR> U =
-        stableUuid(std::string("clcpu driver\n") + DriverVersionString);
+        stableUuid(std::string("clcpu driver\n") + driverBuildVersion());
     return Out.bytes(U.data(), U.size());
   }
   case CL_DEVICE_LUID_VALID_KHR:

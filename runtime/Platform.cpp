@@ -1,7 +1,10 @@
 #include "runtime/Platform.h"
+#include "compiler/Binary.h"
+#include "compiler/Cache.h"
 #include "runtime/Device.h"
 
 #include <chrono>
+#include <cstdio>
 
 namespace clcpu {
 
@@ -18,6 +21,17 @@ cl_ulong Platform::hostTimeNs() {
       std::chrono::duration_cast<std::chrono::nanoseconds>(
           std::chrono::steady_clock::now().time_since_epoch())
           .count());
+}
+
+const std::string &driverBuildVersion() {
+  static const std::string V = [] {
+    const std::string &Id = compiler::cache::buildIdentity();
+    char Hex[9];
+    std::snprintf(Hex, sizeof Hex, "%08x",
+                  static_cast<unsigned>(compiler::fnv1a(Id.data(), Id.size())));
+    return std::string(DriverVersionString) + "+" + Hex;
+  }();
+  return V;
 }
 
 namespace {

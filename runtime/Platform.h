@@ -4,6 +4,7 @@
 #include "runtime/Info.h"
 #include "runtime/Object.h"
 
+#include <string>
 #include <vector>
 
 namespace clcpu {
@@ -35,6 +36,14 @@ inline constexpr const char *PlatformName = "clcpu";
 inline constexpr const char *PlatformVendor = "clcpu project";
 /// project(VERSION) in CMakeLists.txt, the one place the version is set.
 inline constexpr const char *DriverVersionString = CLCPU_VERSION;
+
+/// CL_DRIVER_VERSION: the version and this build ("0.1.0+1a2b3c4d", a
+/// digest of compiler::cache::buildIdentity). Applications key their
+/// caches of program binaries on it (pyopencl, hashcat), and program
+/// binaries record it: a binary made by another build, whose kernels may
+/// assume another runtime, is refused with CL_INVALID_BINARY and a cache
+/// keyed on the version builds again, instead of running stale code.
+const std::string &driverBuildVersion();
 
 } // namespace clcpu
 

@@ -95,7 +95,7 @@ compiler::BuildSettings Program::buildSettings() {
   S.PerfMap = C.PerfMap;
   S.CheckBounds = C.CheckBounds;
   S.Images = C.Images;
-  S.DriverVersion = DriverVersionString;
+  S.DriverVersion = driverBuildVersion();
   S.SpirvTranslator = C.SpirvTranslator;
   return S;
 }
@@ -445,7 +445,7 @@ std::string Program::binary() const {
       return "";
     }
   }
-  return compiler::writeBinary(B, DriverVersionString);
+  return compiler::writeBinary(B, driverBuildVersion());
 }
 
 cl_int Program::getInfo(cl_program_info Param, InfoOut Out) const {

@@ -329,7 +329,7 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
       // the reader checks every field against it.
       bool Ok = !hostRangeWraps(binaries[I], lengths[I]) &&
                 compiler::readBinary(binaries[I], lengths[I],
-                                     DriverVersionString, Parsed[I], Why);
+                                     driverBuildVersion(), Parsed[I], Why);
       if (!Ok && Why.empty())
         Why = "lengths[" + std::to_string(I) + "] wraps the address space";
       if (binary_status)

@@ -373,6 +373,58 @@ TEST_CASE("5.8.1: corrupt, truncated and foreign binaries are "
   clReleaseProgram(P);
 }
 
+TEST_CASE("4.2 (CL_DRIVER_VERSION), 5.8.1: the driver version names the "
+          "build; a binary made by another build of the same version is "
+          "CL_INVALID_BINARY",
+          "[program][binary]") {
+  // Applications cache binaries under the driver version (pyopencl,
+  // hashcat): a rebuilt driver must not be handed code an older build
+  // compiled, for a runtime it may no longer match.
+  Ctx X;
+  size_t Len = 0;
+  REQUIRE(clGetDeviceInfo(X.D, CL_DRIVER_VERSION, 0, nullptr, &Len) ==
+          CL_SUCCESS);
+  std::string V(Len, '\0');
+  REQUIRE(clGetDeviceInfo(X.D, CL_DRIVER_VERSION, Len, V.data(), nullptr) ==
+          CL_SUCCESS);
+  V.resize(V.find('\0'));
+  size_t Plus = V.find('+');
+  REQUIRE(Plus != std::string::npos);
+  CHECK(V.substr(0, Plus) == CLCPU_VERSION);
+  CHECK(V.size() == Plus + 9);
+  CHECK(V.find_first_not_of("0123456789abcdef", Plus + 1) == std::string::npos);
+
+  cl_program P = source(X.C, TwoKernels);
+  REQUIRE(clBuildProgram(P, 0, nullptr, nullptr, nullptr, nullptr) ==
+          CL_SUCCESS);
+  std::vector<unsigned char> Bin = binaryOf(P);
+  // The binary records the version string: change its build digest (one
+  // hex digit) and re-seal the checksum (FNV-1a 64 of all before it), as
+  // another build of the same version would have written it.
+  std::string Text(Bin.begin(), Bin.end());
+  size_t At = Text.find(V);
+  REQUIRE(At != std::string::npos);
+  char &Digit = reinterpret_cast<char &>(Bin[At + V.size() - 1]);
+  Digit = Digit == '0' ? '1' : '0';
+  uint64_t H = 0xcbf29ce484222325ull;
+  for (size_t I = 0; I + 8 < Bin.size(); ++I)
+    H = (H ^ Bin[I]) * 0x100000001b3ull;
+  for (int I = 0; I < 8; ++I)
+    Bin[Bin.size() - 8 + I] = static_cast<unsigned char>(H >> (8 * I));
+  cl_int Status = -1, Err = -1;
+  CHECK(fromBinary(X.C, X.D, Bin, Status, Err) == nullptr);
+  CHECK(Err == CL_INVALID_BINARY);
+  CHECK(Status == CL_INVALID_BINARY);
+  // The unchanged binary still loads.
+  std::vector<unsigned char> Same = binaryOf(P);
+  cl_program Q = fromBinary(X.C, X.D, Same, Status, Err);
+  CHECK(Q != nullptr);
+  CHECK(Err == CL_SUCCESS);
+  if (Q)
+    clReleaseProgram(Q);
+  clReleaseProgram(P);
+}
+
 TEST_CASE("5.8.1: compiled-object and library binaries round-trip and link",
           "[program][binary]") {
   Ctx X;
