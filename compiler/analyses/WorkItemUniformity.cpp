@@ -14,6 +14,7 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/Support/raw_ostream.h>
 
 using namespace llvm;
@@ -28,7 +29,9 @@ namespace {
 /// computed (uniform): a fixpoint that starts from "all uniform" and marks
 /// divergent what depends on a local id, on a divergent address, a
 /// volatile or atomic access, an alloca, a call (other than a work-group
-/// reduction of any operation, broadcast, all or any), or, for a PHI, on which
+/// reduction of any operation, broadcast, all or any, and an intrinsic
+/// without memory or other effects, uniform when its operands are), or, for
+/// a PHI, on which
 /// predecessor a divergent branch chose (the predecessors' terminators and
 /// their control dependences). Barriers are reached by all work-items or none
 /// (OpenCL C 6.13.8), so a loop around a barrier exits on a uniform condition
@@ -75,7 +78,15 @@ DenseSet<const Value *> uniformInstructions(Function &R,
       if (Div(&I) || I.getType()->isVoidTy())
         continue;
       bool D = false;
-      if (auto *CI = dyn_cast<CallInst>(&I)) {
+      if (auto *II = dyn_cast<IntrinsicInst>(&I);
+          II && !II->mayReadOrWriteMemory() && !II->mayHaveSideEffects()) {
+        // An intrinsic without memory or other effects (min, max, abs,
+        // fma, funnel shifts) is a function of its operands alone: the
+        // bound `min(begin + size, n)` of pyopencl's grid-stride loops is
+        // as uniform as begin, size and n.
+        for (const Value *Op : II->args())
+          D |= Div(Op);
+      } else if (auto *CI = dyn_cast<CallInst>(&I)) {
         auto S = classifySyncCall(*CI);
         uint32_t Kind = S ? (S->Op % CollSubGroup) / 16 : 0;
         // Every work-group reduction gives the whole group one result: add,

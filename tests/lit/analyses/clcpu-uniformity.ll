@@ -2,9 +2,11 @@
 ; a kernel body are the same in every work-item of a group. Divergent: what
 ; depends on a local id (the "clcpu-local-id" parameters), a load from a
 ; divergent address, an alloca, a call other than a work-group reduction,
-; broadcast, all or any, and a PHI whose predecessors a divergent branch
-; chose. Uniform: constants, kernel arguments, the context, arithmetic on
-; uniform values, a plain load of a uniform address, a work-group
+; broadcast, all or any (or an intrinsic without effects on divergent
+; operands), and a PHI whose predecessors a divergent branch chose. Uniform: constants, kernel arguments, the context, arithmetic on
+; uniform values, an intrinsic without memory or other effects on uniform
+; operands (pyopencl's grid-stride bound `min(begin + size, n)`), a plain
+; load of a uniform address, a work-group
 ; reduction of any operation (cl_khr_work_group_uniform_arithmetic's mul
 ; and logical or too; a scan is divergent), and a PHI after a uniform
 ; branch. A function without local id
@@ -18,6 +20,8 @@ declare i32 @_Z20sub_group_reduce_addi(i32)
 declare i32 @_Z21work_group_reduce_muli(i32)
 declare i32 @_Z28work_group_reduce_logical_ori(i32)
 declare i32 @_Z29work_group_scan_inclusive_xori(i32)
+declare i32 @llvm.smin.i32(i32, i32)
+declare i64 @llvm.readcyclecounter()
 
 ; CHECK-LABEL: clcpu-uniformity of body:
 ; CHECK-NEXT: uniform: %n2 = mul i32 %n, 2
@@ -38,6 +42,9 @@ declare i32 @_Z29work_group_scan_inclusive_xori(i32)
 ; CHECK-NEXT: divergent: %c.d = icmp sgt i32 %d, 0
 ; CHECK-NEXT: divergent: %after.d = phi i32 [ 1, %ujoin ], [ 2, %dthen ]
 ; CHECK-NEXT: divergent: %sum = add i32 %after.u, %after.d
+; CHECK-NEXT: uniform: %end = call i32 @llvm.smin.i32(i32 %n2, i32 %u)
+; CHECK-NEXT: divergent: %endd = call i32 @llvm.smin.i32(i32 %n2, i32 %d)
+; CHECK-NEXT: divergent: %cyc = call i64 @llvm.readcyclecounter()
 define internal void @body(ptr %in, ptr %out, i32 %n, ptr "clcpu-context" %ctx, i64 "clcpu-local-id"="0" %lx, i64 "clcpu-local-id"="1" %ly, i64 "clcpu-local-id"="2" %lz) {
 entry:
   %n2 = mul i32 %n, 2
@@ -71,7 +78,13 @@ dthen:
 djoin:
   %after.d = phi i32 [ 1, %ujoin ], [ 2, %dthen ]
   %sum = add i32 %after.u, %after.d
+  %end = call i32 @llvm.smin.i32(i32 %n2, i32 %u)
+  %endd = call i32 @llvm.smin.i32(i32 %n2, i32 %d)
+  %cyc = call i64 @llvm.readcyclecounter()
   store i32 %sum, ptr %out
+  store i32 %end, ptr %out
+  store i32 %endd, ptr %out
+  store i64 %cyc, ptr %out
   store i32 %wg, ptr %out
   store i32 %sg, ptr %out
   store i32 %wgm, ptr %out
