@@ -39,6 +39,7 @@
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
 using namespace llvm;
@@ -53,15 +54,7 @@ namespace {
 
 /// Whether \p X carries the native path's vectorize hint.
 bool wantsNativePath(const Loop &X) {
-  MDNode *ID = X.getLoopID();
-  if (!ID)
-    return false;
-  for (const MDOperand &Op : drop_begin(ID->operands()))
-    if (auto *N = dyn_cast<MDNode>(Op.get()))
-      if (auto *S = dyn_cast_or_null<MDString>(N->getOperand(0).get());
-          S && S->getString() == "llvm.loop.vectorize.enable")
-        return true;
-  return false;
+  return getBooleanLoopAttribute(&X, "llvm.loop.vectorize.enable");
 }
 
 /// Whether the native path already takes \p L as it is (its own test,
