@@ -1,4 +1,5 @@
 #include "runtime/Mem.h"
+#include "compiler/Binary.h"
 #include "runtime/Context.h"
 #include "runtime/Device.h"
 #include "runtime/Image.h"
@@ -50,9 +51,8 @@ MemoryPlacement placementOf(Context *Ctx) {
 uint64_t placementKey(const MemoryPlacement &P) {
   if (P.Kind == MemoryPlacement::FirstTouch)
     return 0;
-  uint64_t Key = 1469598103934665603ull ^ uint64_t(P.Kind);
-  for (unsigned N : P.Nodes)
-    Key = (Key ^ (N + 1)) * 1099511628211ull;
+  uint64_t Key = compiler::fnv1a(&P.Kind, sizeof P.Kind);
+  Key = compiler::fnv1a(P.Nodes.data(), P.Nodes.size() * sizeof(unsigned), Key);
   return Key | 1;
 }
 

@@ -19,7 +19,9 @@ size_t pageRounded(size_t Bytes) {
     long P = sysconf(_SC_PAGESIZE);
     return P > 0 ? static_cast<size_t>(P) : size_t(4096);
   }();
-  // Bytes is the size of an existing mapping: rounding it up cannot wrap.
+  // Bytes is a buffer's size, already checked against
+  // CL_DEVICE_MAX_MEM_ALLOC_SIZE (far below SIZE_MAX): rounding up cannot
+  // wrap.
   return (Bytes + Page - 1) / Page * Page;
 }
 } // namespace

@@ -30,12 +30,11 @@ namespace {
 /// divergent what depends on a local id, on a divergent address, a
 /// volatile or atomic access, an alloca, a call (other than a work-group
 /// reduction of any operation, broadcast, all or any, and an intrinsic
-/// without memory or other effects, uniform when its operands are), or, for
-/// a PHI, on which
-/// predecessor a divergent branch chose (the predecessors' terminators and
-/// their control dependences). Barriers are reached by all work-items or none
-/// (OpenCL C 6.13.8), so a loop around a barrier exits on a uniform condition
-/// and its counter stays uniform.
+/// without memory or other effects, uniform when its operands are), or,
+/// for a PHI, on which predecessor a divergent branch chose (the
+/// predecessors' terminators and their control dependences). Barriers are
+/// reached by all work-items or none (OpenCL C 6.13.8), so a loop around a
+/// barrier exits on a uniform condition and its counter stays uniform.
 DenseSet<const Value *> uniformInstructions(Function &R,
                                             ArrayRef<Value *> LocalIds) {
   PostDominatorTree PDT(R);

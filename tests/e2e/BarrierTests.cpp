@@ -672,9 +672,9 @@ TEST_CASE("6.13.8 (CLBlast Xgemm's shape): a volatile private id, private "
   // tid` (passes/OrdinaryPrivateVolatiles.cpp), accumulators in a private
   // array kept across the barriers, and an inner loop stepping by STEP
   // with STEP steps inside (passes/CountedInnerLoops.cpp gives it the
-  // counter the vectorizer's outer-loop path needs). While those passes
-  // were written, an inner loop whose latch stayed on true ran once per
-  // work-item group when widened; the cases cover steps 1 to 8, x extents
+  // counter the vectorizer's outer-loop path needs, its latch leaving on
+  // true: LLVM 19 emits a widened inner latch exit-first, so one staying on
+  // true would run its body once). The cases cover steps 1 to 8, x extents
   // below and at a register's width, several tiles along k, several groups.
   Env E;
   const char *Src = R"(
