@@ -21,8 +21,8 @@
 // The work-group and sub-group reservations are collective: every
 // work-item of the group calls them with the same arguments. They are
 // collectives of their own kind, which the runtime computes once for the
-// group (one reservation, its id for everyone); the commit waits at a
-// barrier for the group's copies before the first work-item commits. These
+// group (one reservation, its id for everyone); so are the work-group
+// commits, computed once the group's copies are done. These
 // functions are inlined into the kernel before it becomes a work-group
 // function (compiler/Pipeline.cpp, step 4), where the reservation's id is
 // one group-wide value (compiler/regions): between reservation and commit
@@ -33,14 +33,17 @@
 
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 
-// The work-group and sub-group reservations: collectives the compiler
-// recognizes by name (compiler/Barriers.cpp, CollPipeReserveRead/Write),
-// computed once per group (sub-group) by the runtime when every work-item
-// has reached them, which calls clcpu_pipe_reserve.
+// The work-group and sub-group reservations and the work-group commits:
+// collectives the compiler recognizes by name (compiler/Barriers.cpp,
+// CollPipeReserveRead/Write, CollPipeCommitRead/Write), computed once per
+// group (sub-group) by the runtime when every work-item has reached them,
+// which calls clcpu_pipe_reserve (clcpu_pipe_commit).
 OVL ulong clcpu_work_group_reserve_read_pipe(ulong Pipe, uint N);
 OVL ulong clcpu_work_group_reserve_write_pipe(ulong Pipe, uint N);
 OVL ulong clcpu_sub_group_reserve_read_pipe(ulong Pipe, uint N);
 OVL ulong clcpu_sub_group_reserve_write_pipe(ulong Pipe, uint N);
+OVL void clcpu_work_group_commit_read_pipe(ulong Pipe, ulong Id);
+OVL void clcpu_work_group_commit_write_pipe(ulong Pipe, ulong Id);
 
 // scheduler/PipeRing.h; compiler/Jit.cpp binds them.
 ulong clcpu_pipe_reserve(__global void *Pipe, uint N, uint Read);
@@ -156,19 +159,16 @@ void *__work_group_reserve_write_pipe(__global void *Pipe, uint N, uint Size,
   return idPtr(clcpu_work_group_reserve_write_pipe((ulong)Pipe, N));
 }
 
+// The commit is a collective too: computed once every work-item's copies
+// are done, so the slots go to the other side after all of them.
 void __work_group_commit_read_pipe(__global void *Pipe, void *Id, uint Size,
                                    uint Align) {
-  // Every work-item's read is done before the slots are handed back.
-  work_group_barrier(CLK_GLOBAL_MEM_FENCE);
-  if (get_local_linear_id() == 0)
-    clcpu_pipe_commit(Pipe, (ulong)Id, 1);
+  clcpu_work_group_commit_read_pipe((ulong)Pipe, (ulong)Id);
 }
 
 void __work_group_commit_write_pipe(__global void *Pipe, void *Id, uint Size,
                                     uint Align) {
-  work_group_barrier(CLK_GLOBAL_MEM_FENCE);
-  if (get_local_linear_id() == 0)
-    clcpu_pipe_commit(Pipe, (ulong)Id, 0);
+  clcpu_work_group_commit_write_pipe((ulong)Pipe, (ulong)Id);
 }
 
 void *__sub_group_reserve_read_pipe(__global void *Pipe, uint N, uint Size,

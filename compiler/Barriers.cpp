@@ -90,10 +90,13 @@ std::optional<uint32_t> collectiveKind(StringRef Name) {
     return CollReconverge * 16 + NonUniform;
   if (Name == "sub_group_elect")
     return CollElect * 16 + NonUniform;
-  // builtins/pipe.cl's work-group and sub-group reservations.
+  // builtins/pipe.cl's work-group and sub-group reservations, and the
+  // work-group commits.
   static const std::pair<const char *, uint32_t> PipeReserves[] = {
       {"clcpu_work_group_reserve_read_pipe", CollPipeReserveRead * 16},
       {"clcpu_work_group_reserve_write_pipe", CollPipeReserveWrite * 16},
+      {"clcpu_work_group_commit_read_pipe", CollPipeCommitRead * 16},
+      {"clcpu_work_group_commit_write_pipe", CollPipeCommitWrite * 16},
       {"clcpu_sub_group_reserve_read_pipe",
        CollPipeReserveRead * 16 + CollSubGroup},
       {"clcpu_sub_group_reserve_write_pipe",
@@ -296,12 +299,15 @@ std::optional<SyncCall> classifySyncCall(const CallInst &CI) {
   // through memory) or a type without a CollectiveType: the regions
   // leave these to the fiber path, which reports them as unsupported
   // builtins. The one vector result the 64 bits carry is sub_group_ballot's
-  // uint4 mask.
+  // uint4 mask. A pipe commit has no result.
   auto *VT = dyn_cast<FixedVectorType>(CI.getType());
   bool BallotMask = KindOnly == CollBallot && VT && VT->getNumElements() == 4 &&
                     VT->getElementType()->isIntegerTy(32);
-  S.Scalar = Typed && !CI.getType()->isVoidTy() &&
-             (!CI.getType()->isVectorTy() || BallotMask);
+  bool Commit =
+      KindOnly == CollPipeCommitRead || KindOnly == CollPipeCommitWrite;
+  S.Scalar = Typed && (CI.getType()->isVoidTy()
+                           ? Commit
+                           : !CI.getType()->isVectorTy() || BallotMask);
   S.Op = *Kind + (Typed ? Type : 0);
   S.PerCallSite = perCallSite(S.Op);
   return S;
@@ -453,6 +459,13 @@ bool lowerWorkGroupSync(Function &Body) {
       return New;
     };
     Value *Result;
+    if (CI->getType()->isVoidTy()) {
+      // A pipe commit: nothing comes back.
+      Collective(CI->getArgOperand(0));
+      CI->eraseFromParent();
+      Any = true;
+      continue;
+    }
     if (Elect) {
       Result = B.CreateTrunc(Collective(B.getInt32(0)), I32);
     } else if (KindOnly == CollBallot) {

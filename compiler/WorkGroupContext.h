@@ -147,6 +147,14 @@ enum CollectiveKind : uint32_t {
   // every work-item gets the reservation's id.
   CollPipeReserveRead,
   CollPipeReserveWrite,
+  // work_group_commit_{read,write}_pipe (6.15.16.3): the group's commit of
+  // the reservation X of the pipe given as the value, made once by the
+  // runtime when every work-item has reached it (its copies are then done);
+  // no result. A sync point of its own rather than a barrier followed by a
+  // call in the first work-item: that call kept the work-item loop after
+  // the barrier scalar, one iteration per work-item to reach one call.
+  CollPipeCommitRead,
+  CollPipeCommitWrite,
 };
 /// Added to an Op: the collective is the sub_group_* one, over the
 /// work-items of the caller's sub-group only (broadcast's X is a sub-group

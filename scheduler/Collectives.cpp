@@ -270,6 +270,17 @@ void pipeReserve(uint64_t *S, const uint64_t *A, size_t N, uint32_t Kind) {
   std::fill(S, S + N, Id);
 }
 
+/// The commit of \p Kind (CollPipeCommitRead or _Write) of the \p N
+/// work-items at \p S, every one of them past its copies: the pipe is their
+/// value, the reservation's id their index argument (the same in every
+/// work-item).
+void pipeCommit(const uint64_t *S, const uint64_t *A, size_t N, uint32_t Kind) {
+  if (N == 0)
+    return;
+  clcpu_pipe_commit(reinterpret_cast<void *>(S[0]), A[0],
+                    Kind == CollPipeCommitRead);
+}
+
 } // namespace
 
 void runCollective(uint64_t *S, const uint64_t *A, size_t N, uint32_t Op,
@@ -277,6 +288,8 @@ void runCollective(uint64_t *S, const uint64_t *A, size_t N, uint32_t Op,
   uint32_t Kind = (Op % CollSubGroup) / 16;
   if (Kind == CollPipeReserveRead || Kind == CollPipeReserveWrite)
     return pipeReserve(S, A, N, Kind);
+  if (Kind == CollPipeCommitRead || Kind == CollPipeCommitWrite)
+    return pipeCommit(S, A, N, Kind);
   if ((Kind >= CollShuffle && Kind <= CollShuffleDown) || Kind == CollRotate)
     return shuffle(S, A, N, Op, MaxSubGroup);
   // A clustered reduction's cluster size is its index argument (the same

@@ -144,7 +144,8 @@ Function *emitCollectiveStep(const RegionPlan &P) {
       }
       continue;
     } else if (Collective) {
-      Runtime(CB, CB.getInt64(0), N, States);
+      Runtime(CB, CB.getInt64(0), S.groupWideOperands() ? CB.getInt64(1) : N,
+              States);
       // The whole group's result, where the region after this reads it
       // (SyncPoint::Result): work-group collectives run over all n values
       // whatever the states, so the first work-item's is the group's.

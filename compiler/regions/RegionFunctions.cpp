@@ -44,11 +44,14 @@ void storeCollectiveOperands(RegionPlan &P, SlotAliases &Aliases,
   bool Meeting = (S.What.Op % CollSubGroup) / 16 == CollReconverge;
   ++(Meeting ? P.Meetings : P.Collectives);
   P.Inline += !Meeting && inlineSubGroupOp(S.What.Op);
-  // (sub_group_elect() has no operand.)
+  // (sub_group_elect() has no operand.) Group-wide operands go to the
+  // first work-item's slots (Size 0), tagged as the per-work-item slots
+  // they are part of.
+  uint64_t Stride = S.groupWideOperands() ? 0 : 8;
   Aliases.tag(SB.CreateStore(CI->arg_size()
                                  ? collectiveToBits(SB, CI->getArgOperand(0))
                                  : SB.getInt64(0),
-                             P.SA.at(SB, {ValueOffset, 8})),
+                             P.SA.at(SB, {ValueOffset, Stride})),
               {ValueOffset, 8});
   uint32_t Kind = (S.What.Op % CollSubGroup) / 16;
   Value *Index = nullptr;
@@ -64,11 +67,12 @@ void storeCollectiveOperands(RegionPlan &P, SlotAliases &Aliases,
                      SB.CreateAdd(Arg(2), SB.CreateMul(P.Size[1], Arg(3)))));
   else if (Kind == CollBroadcast || Kind == CollRotate ||
            Kind == CollPipeReserveRead || Kind == CollPipeReserveWrite ||
+           Kind == CollPipeCommitRead || Kind == CollPipeCommitWrite ||
            (Kind >= CollShuffle && Kind <= CollShuffleDown) ||
            (S.What.Op & CollClustered))
     Index = Arg(1); // the source, shuffle operand or cluster size
   if (Index)
-    Aliases.tag(SB.CreateStore(Index, P.SA.at(SB, {IndexOffset, 8})),
+    Aliases.tag(SB.CreateStore(Index, P.SA.at(SB, {IndexOffset, Stride})),
                 {IndexOffset, 8});
 }
 
@@ -128,7 +132,7 @@ BasicBlock *resumeAfter(RegionPlan &P, SlotAliases &Aliases, unsigned SI) {
                           X.at(SI));
     P.Restored[VI].push_back({SI, cast<Instruction>(V)});
   }
-  if (S.What.Kind == SyncCall::Collective) {
+  if (S.What.Kind == SyncCall::Collective && !CI->getType()->isVoidTy()) {
     Slot From = S.Result ? *S.Result : Slot{ValueOffset, 8};
     Value *Result = collectiveFromBits(
         RB,

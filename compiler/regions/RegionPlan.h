@@ -71,6 +71,23 @@ struct SyncPoint {
   /// (a retry loop) has its first work-items store their next operands there
   /// before the later ones would read the result.
   std::optional<Slot> Result;
+  /// A work-group pipe reservation or commit (OpenCL C 3.0 6.15.16.3),
+  /// whose arguments the spec requires to be the same in every work-item:
+  /// they are stored once, in the first work-item's operand slots, and the
+  /// runtime reserves (commits) for a group of one. A reservation's id
+  /// then lands in the first value slot, from which the collective step
+  /// copies it to Result. Per-work-item operands and ids were two thirds of
+  /// the scratch traffic of a group moving one int per work-item through a
+  /// pipe.
+  bool groupWideOperands() const {
+    uint32_t Kind = (What.Op % CollSubGroup) / 16;
+    if (What.Op & CollSubGroup)
+      return false;
+    if (Kind == CollPipeCommitRead || Kind == CollPipeCommitWrite)
+      return true;
+    return Result &&
+           (Kind == CollPipeReserveRead || Kind == CollPipeReserveWrite);
+  }
 };
 
 /// An SSA value live across sync points, and at which.

@@ -359,6 +359,11 @@ kernel void fail(write_only pipe packet p, global int *status) {
 TEST_CASE("6.15.16.3: work_group_reserve_*_pipe and work_group_commit_*_pipe "
           "make one reservation per work-group",
           "[pipe]") {
+  // On the barrier regions and on fibers: both compute the reservation and
+  // the commit once per group (scheduler/Collectives.cpp).
+  std::string Options =
+      GENERATE(std::string(Std), std::string(Std) + " -clcpu-force-fibers");
+  INFO(Options);
   Env E;
   cl_program Prog = E.build(R"(
 kernel void produce(write_only pipe int p, global int *status) {
@@ -379,7 +384,7 @@ kernel void consume(read_only pipe int p, global int *out,
   status[get_global_id(0)] = s;
 }
 )",
-                            Std);
+                            Options.c_str());
   constexpr size_t N = 64 * 48, Local = 64;
   cl_mem P = makePipe(E, sizeof(cl_int), N);
   cl_mem WS = E.buffer(std::vector<cl_int>(N, 9));
@@ -530,6 +535,79 @@ kernel void consume(read_only pipe int p, global int *out) {
   clReleaseCommandQueue(Q2);
   CHECK(E.read<cl_int>(Status, 1)[0] == 0);
   checkPermutation(E.read<cl_int>(Out, N), N);
+}
+
+TEST_CASE("6.15.16.3: producer and consumer work-groups on two queues, "
+          "retrying through a pipe smaller than what they move; each "
+          "group's commit hands its packets on once",
+          "[pipe]") {
+  // The shape of the pipe_stream benchmark: every group reserves its whole
+  // size, retries while the pipe is full (empty), copies, commits. The pipe
+  // holds 8 groups' packets of the 512 moved, so each side waits for the
+  // other's commits many times. On the barrier regions (the reservation and
+  // the commit are collectives computed once per group) and on fibers.
+  std::string Options =
+      GENERATE(std::string(Std) + " -cl-no-subgroup-ifp",
+               std::string(Std) + " -cl-no-subgroup-ifp -clcpu-force-fibers");
+  INFO(Options);
+  Env E;
+  cl_program Prog = E.build(R"(
+kernel void produce(global const int *src, write_only pipe int p) {
+  reserve_id_t r;
+  do
+    r = work_group_reserve_write_pipe(p, get_local_size(0));
+  while (!is_valid_reserve_id(r));
+  write_pipe(p, r, get_local_id(0), &src[get_global_id(0)]);
+  work_group_commit_write_pipe(p, r);
+}
+kernel void consume(read_only pipe int p, global int *dst) {
+  reserve_id_t r;
+  do
+    r = work_group_reserve_read_pipe(p, get_local_size(0));
+  while (!is_valid_reserve_id(r));
+  read_pipe(p, r, get_local_id(0), &dst[get_global_id(0)]);
+  work_group_commit_read_pipe(p, r);
+}
+)",
+                            Options.c_str());
+  constexpr size_t Local = 64, Groups = 512, N = Local * Groups;
+  std::vector<cl_int> Src(N);
+  for (size_t I = 0; I < N; ++I)
+    Src[I] = cl_int(I);
+  cl_mem In = E.buffer(Src);
+  cl_mem Out = E.buffer(std::vector<cl_int>(N, -1));
+  cl_mem P = makePipe(E, sizeof(cl_int), 8 * Local);
+  cl_int Err = -1;
+  cl_command_queue Q2 = clCreateCommandQueue(E.C, E.D, 0, &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  cl_kernel Prod = clCreateKernel(Prog, "produce", &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  cl_kernel Cons = clCreateKernel(Prog, "consume", &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  E.Kernels.push_back(Prod);
+  E.Kernels.push_back(Cons);
+  E.arg(Prod, 0, In);
+  E.arg(Prod, 1, P);
+  E.arg(Cons, 0, P);
+  E.arg(Cons, 1, Out);
+  size_t G = N, L = Local;
+  REQUIRE(clEnqueueNDRangeKernel(E.Q, Prod, 1, nullptr, &G, &L, 0, nullptr,
+                                 nullptr) == CL_SUCCESS);
+  REQUIRE(clFlush(E.Q) == CL_SUCCESS);
+  REQUIRE(clEnqueueNDRangeKernel(Q2, Cons, 1, nullptr, &G, &L, 0, nullptr,
+                                 nullptr) == CL_SUCCESS);
+  REQUIRE(clFinish(Q2) == CL_SUCCESS);
+  REQUIRE(clFinish(E.Q) == CL_SUCCESS);
+  clReleaseCommandQueue(Q2);
+  // Each consumer group read one producer group's packets, in order.
+  std::vector<cl_int> O = E.read<cl_int>(Out, N);
+  for (size_t Gr = 0; Gr < Groups; ++Gr) {
+    INFO("consumer group " << Gr);
+    REQUIRE(O[Gr * Local] % cl_int(Local) == 0);
+    for (size_t I = 1; I < Local; ++I)
+      REQUIRE(O[Gr * Local + I] == O[Gr * Local] + cl_int(I));
+  }
+  checkPermutation(O, N);
 }
 
 TEST_CASE("6.15.16: producer and consumer work-items in one NDRange",
