@@ -10,8 +10,12 @@
 //            (producers and consumers update them from different cores):
 //            WritePos, the next position a writer reserves; WriteDone,
 //            below which every position is written and committed;
-//            ReadPos and ReadDone, the same for readers; then the
-//            capacity, the packet size and where the packets begin
+//            ReadPos and ReadDone, the same for readers; next to each
+//            side's reserved position, the bound it last read from the
+//            other side's Done (WriteLimit, ReadLimit), so that a
+//            reservation reads the other side's line only when that bound
+//            is used up; then the capacity, the packet size and where the
+//            packets begin
 //   runs     one record per slot and side, of the reservation (run) whose
 //            first packet is in that slot: WriteRunPos and ReadRunPos,
 //            uint64_t[Capacity], its first position, the top bit set once
@@ -43,12 +47,14 @@
 #endif
 
 typedef struct {
-  CLCPU_PIPE_U64 WritePos; // the next position a writer reserves
-  char Pad0[56];
+  CLCPU_PIPE_U64 WritePos;   // the next position a writer reserves
+  CLCPU_PIPE_U64 WriteLimit; // a bound below ReadDone + Capacity, cached
+  char Pad0[48];
   CLCPU_PIPE_U64 WriteDone; // every position below is written, committed
   char Pad1[56];
-  CLCPU_PIPE_U64 ReadPos; // the next position a reader reserves
-  char Pad2[56];
+  CLCPU_PIPE_U64 ReadPos;   // the next position a reader reserves
+  CLCPU_PIPE_U64 ReadLimit; // a bound below WriteDone, cached
+  char Pad2[48];
   CLCPU_PIPE_U64 ReadDone; // every position below is read, committed
   char Pad3[56];
   CLCPU_PIPE_U32 Capacity;   // pipe_max_packets

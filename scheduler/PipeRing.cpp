@@ -40,7 +40,7 @@ Header *header(void *Pipe) { return static_cast<Header *>(Pipe); }
 
 /// One side's positions and run records.
 struct Side {
-  std::atomic_ref<uint64_t> Reserved, Done, OtherDone;
+  std::atomic_ref<uint64_t> Reserved, Limit, Done, OtherDone;
   uint64_t *RunPos;
   uint32_t *RunLen;
 };
@@ -52,34 +52,52 @@ Side sideOf(Header *H, bool Read) {
   auto *Len = reinterpret_cast<uint32_t *>(Runs + 16 * Cap);
   if (Read)
     return {std::atomic_ref<uint64_t>(H->ReadPos),
+            std::atomic_ref<uint64_t>(H->ReadLimit),
             std::atomic_ref<uint64_t>(H->ReadDone),
-            std::atomic_ref<uint64_t>(H->WriteDone), Pos + Cap, Len + Cap};
+            std::atomic_ref<uint64_t>(H->WriteDone),
+            Pos + Cap,
+            Len + Cap};
   return {std::atomic_ref<uint64_t>(H->WritePos),
+          std::atomic_ref<uint64_t>(H->WriteLimit),
           std::atomic_ref<uint64_t>(H->WriteDone),
-          std::atomic_ref<uint64_t>(H->ReadDone), Pos, Len};
+          std::atomic_ref<uint64_t>(H->ReadDone),
+          Pos,
+          Len};
 }
 
 char *packetsOf(Header *H) {
   return reinterpret_cast<char *>(H) + H->DataOffset;
 }
 
-/// Reserves \p N positions for a reader (\p Read) or a writer. The loop
-/// goes round after a failed compare-exchange (another reservation
-/// succeeded: lock-free) and, a few times, after a pause when the pipe is
-/// full (empty); then the reservation fails.
+/// Reserves \p N positions for a reader (\p Read) or a writer. The bound
+/// comes from the side's cached Limit while it suffices, else from the
+/// other side's Done: the other side's line, which it writes at every
+/// commit, is read (and taken from its core) only when the cached bound is
+/// used up. The loop goes round after a failed compare-exchange (another
+/// reservation succeeded: lock-free) and, a few times, after a pause when
+/// the pipe is full (empty); then the reservation fails.
 uint64_t reserve(Header *H, uint32_t N, bool Read) {
   uint64_t Cap = H->Capacity;
   if (N == 0 || N > Cap)
     return NullId;
   Side S = sideOf(H, Read);
   uint64_t Pos = S.Reserved.load(std::memory_order_relaxed);
+  // Acquired: the reservation that stored it had acquired the other
+  // side's Done, so that side's packets (or its reads of the slots) come
+  // before this side's use of them.
+  uint64_t Limit = S.Limit.load(std::memory_order_acquire);
   for (unsigned Looks = 0;;) {
-    // The other side's Done, acquired: its packets (or its reads of the
-    // slots) come before this side's use of them.
-    uint64_t Limit = S.OtherDone.load(std::memory_order_acquire);
-    if (!Read)
-      Limit += Cap;
     if (Pos + N > Limit) {
+      uint64_t Seen = S.OtherDone.load(std::memory_order_acquire);
+      if (!Read)
+        Seen += Cap;
+      if (Seen > Limit) {
+        // Another reservation may store an older bound over this one:
+        // still a bound (Done only grows), read again sooner.
+        Limit = Seen;
+        S.Limit.store(Seen, std::memory_order_release);
+        continue;
+      }
       if (++Looks <= PatientLooks) {
         CLCPU_PAUSE();
         Pos = S.Reserved.load(std::memory_order_relaxed);
