@@ -296,15 +296,21 @@ bool drainedBefore(const Instruction &I) {
 /// thread. Calls through the work-group context (barriers, collectives,
 /// yields: compiler/WorkGroupContext.h) run on the group's own thread;
 /// intrinsics only compute or touch memory; functions of the module are
-/// looked into; anything else (a runtime helper) may.
-bool callMayRelease(const CallBase &CB, const Argument *Context,
+/// looked into, with the parameter the context is passed in as their
+/// context (the barrier regions' collective step calls the runtime's
+/// collective through it); anything else (a runtime helper) may. (A
+/// work-group pipe reservation or commit, a collective, hands the pipe's
+/// packets to other threads; those are never stored non-temporally: a pipe
+/// is not an output argument.)
+bool callMayRelease(const CallBase &CB, const Value *Context,
                     SmallPtrSetImpl<const Function *> &Visiting) {
   if (CB.isInlineAsm())
     return true;
   const Function *Callee = CB.getCalledFunction();
   if (!Callee) {
     const auto *Slot = dyn_cast<LoadInst>(CB.getCalledOperand());
-    return !Slot || getUnderlyingObject(Slot->getPointerOperand()) != Context;
+    return !Slot || !Context ||
+           getUnderlyingObject(Slot->getPointerOperand()) != Context;
   }
   if (Callee->isIntrinsic())
     return false;
@@ -312,14 +318,18 @@ bool callMayRelease(const CallBase &CB, const Argument *Context,
     return true;
   if (!Visiting.insert(Callee).second)
     return false; // already being looked at further up
+  // The callee's parameter that receives the context, if one does.
+  const Value *CalleeContext = nullptr;
+  if (Context)
+    for (unsigned A = 0; A < CB.arg_size() && A < Callee->arg_size(); ++A)
+      if (getUnderlyingObject(CB.getArgOperand(A)) == Context)
+        CalleeContext = Callee->getArg(A);
   for (const BasicBlock &BB : *Callee)
     for (const Instruction &I : BB) {
       if (isRelease(I))
         return true;
-      // The callee's context is its own parameter; look for callbacks
-      // through any of them conservatively.
       if (const auto *C = dyn_cast<CallBase>(&I))
-        if (callMayRelease(*C, nullptr, Visiting))
+        if (callMayRelease(*C, CalleeContext, Visiting))
           return true;
     }
   return false;

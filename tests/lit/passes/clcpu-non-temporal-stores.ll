@@ -28,6 +28,15 @@
 ; - @wg_release_in_loop: a release in the loop of the store would drain the
 ;   write-combining buffers every iteration: the function keeps ordinary
 ;   stores.
+; - @wg_region_loop: the barrier regions' dispatch loop: the store's loop
+;   also calls the kernel's collective step (a function of the module, no
+;   inlining), which calls the runtime's collective through a field of the
+;   context it is passed: a call through the context runs on the group's
+;   own thread and releases nothing, so the store still streams (it did not
+;   when the step's own context parameter was not taken for the context).
+; - @wg_region_loop_other: the same step called with another pointer where
+;   the context goes: its indirect call may release, the function keeps
+;   ordinary stores.
 ; - @copy_not_wg: not a work-group function (name): left alone.
 ; RUN: %clcpu-opt -mtriple=x86_64-unknown-linux-gnu -mcpu=x86-64-v3 \
 ; RUN:   -passes=clcpu-non-temporal-stores %s | FileCheck %s
@@ -169,6 +178,59 @@ loop:
   br i1 %done, label %exit, label %loop
 
 exit:
+  ret void
+}
+
+; CHECK-LABEL: define void @wg_region_loop(
+; CHECK: store <8 x float> zeroinitializer, ptr %q, align 32, !nontemporal
+; CHECK: call void @step(ptr %ctx)
+define void @wg_region_loop(ptr %args, ptr %ctx) {
+entry:
+  %out.slot = load ptr, ptr %args, align 8
+  %out = load ptr, ptr %out.slot, align 8
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %q = getelementptr inbounds float, ptr %out, i64 %i
+  store <8 x float> zeroinitializer, ptr %q, align 4
+  call void @step(ptr %ctx)
+  %i.next = add nuw i64 %i, 8
+  %done = icmp eq i64 %i.next, 1024
+  br i1 %done, label %exit, label %loop
+
+exit:
+  ret void
+}
+
+; CHECK-LABEL: define void @wg_region_loop_other(
+; CHECK-NOT: !nontemporal
+; CHECK: ret void
+define void @wg_region_loop_other(ptr %args, ptr %ctx) {
+entry:
+  %out.slot = load ptr, ptr %args, align 8
+  %out = load ptr, ptr %out.slot, align 8
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %q = getelementptr inbounds float, ptr %out, i64 %i
+  store <8 x float> zeroinitializer, ptr %q, align 4
+  call void @step(ptr %args)
+  %i.next = add nuw i64 %i, 8
+  %done = icmp eq i64 %i.next, 1024
+  br i1 %done, label %exit, label %loop
+
+exit:
+  ret void
+}
+
+; A collective step: the runtime's collective from a field of its context.
+define internal void @step(ptr %c) noinline {
+entry:
+  %field = getelementptr inbounds i8, ptr %c, i64 64
+  %fn = load ptr, ptr %field, align 8
+  call void %fn(ptr %c, i32 1)
   ret void
 }
 
