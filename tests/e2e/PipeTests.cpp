@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 using sched::Env;
@@ -42,6 +43,38 @@ void checkPermutation(std::vector<cl_int> Got, size_t N) {
     if (Got[I] != cl_int(I) && Bad++ < 4)
       FAIL_CHECK("sorted packet " << I << " is " << Got[I]);
   CHECK(Bad == 0);
+}
+
+/// Runs kernel "produce" of \p Prog with arguments \p ProdArgs on the
+/// environment's queue and kernel "consume" with \p ConsArgs on a second
+/// queue, at once: N work-items in groups of \p Local each, the producer
+/// enqueued and flushed first; returns when both have finished.
+void produceAndConsume(Env &E, cl_program Prog,
+                       std::pair<cl_mem, cl_mem> ProdArgs,
+                       std::pair<cl_mem, cl_mem> ConsArgs, size_t N,
+                       size_t Local) {
+  cl_int Err = -1;
+  cl_command_queue Q2 = clCreateCommandQueue(E.C, E.D, 0, &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  cl_kernel Prod = clCreateKernel(Prog, "produce", &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  cl_kernel Cons = clCreateKernel(Prog, "consume", &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  E.Kernels.push_back(Prod);
+  E.Kernels.push_back(Cons);
+  E.arg(Prod, 0, ProdArgs.first);
+  E.arg(Prod, 1, ProdArgs.second);
+  E.arg(Cons, 0, ConsArgs.first);
+  E.arg(Cons, 1, ConsArgs.second);
+  size_t G = N, L = Local;
+  REQUIRE(clEnqueueNDRangeKernel(E.Q, Prod, 1, nullptr, &G, &L, 0, nullptr,
+                                 nullptr) == CL_SUCCESS);
+  REQUIRE(clFlush(E.Q) == CL_SUCCESS);
+  REQUIRE(clEnqueueNDRangeKernel(Q2, Cons, 1, nullptr, &G, &L, 0, nullptr,
+                                 nullptr) == CL_SUCCESS);
+  REQUIRE(clFinish(Q2) == CL_SUCCESS);
+  REQUIRE(clFinish(E.Q) == CL_SUCCESS);
+  clReleaseCommandQueue(Q2);
 }
 
 const char *const SinglePackets = R"(
@@ -510,29 +543,8 @@ kernel void consume(read_only pipe int p, global int *out) {
   cl_mem P = makePipe(E, sizeof(cl_int), N);
   cl_mem Status = E.buffer(std::vector<cl_int>(1, 0));
   cl_mem Out = E.buffer(std::vector<cl_int>(N, -1));
-  cl_int Err = -1;
-  cl_command_queue Q2 = clCreateCommandQueue(E.C, E.D, 0, &Err);
-  REQUIRE(Err == CL_SUCCESS);
-  cl_kernel Prod = clCreateKernel(Prog, "produce", &Err);
-  REQUIRE(Err == CL_SUCCESS);
-  cl_kernel Cons = clCreateKernel(Prog, "consume", &Err);
-  REQUIRE(Err == CL_SUCCESS);
-  E.Kernels.push_back(Prod);
-  E.Kernels.push_back(Cons);
-  E.arg(Prod, 0, P);
-  E.arg(Prod, 1, Status);
-  E.arg(Cons, 0, P);
-  E.arg(Cons, 1, Out);
-  size_t G = N, L = 256;
   // The producer first (it never waits for the consumer).
-  REQUIRE(clEnqueueNDRangeKernel(E.Q, Prod, 1, nullptr, &G, &L, 0, nullptr,
-                                 nullptr) == CL_SUCCESS);
-  REQUIRE(clFlush(E.Q) == CL_SUCCESS);
-  REQUIRE(clEnqueueNDRangeKernel(Q2, Cons, 1, nullptr, &G, &L, 0, nullptr,
-                                 nullptr) == CL_SUCCESS);
-  REQUIRE(clFinish(Q2) == CL_SUCCESS);
-  REQUIRE(clFinish(E.Q) == CL_SUCCESS);
-  clReleaseCommandQueue(Q2);
+  produceAndConsume(E, Prog, {P, Status}, {P, Out}, N, 256);
   CHECK(E.read<cl_int>(Status, 1)[0] == 0);
   checkPermutation(E.read<cl_int>(Out, N), N);
 }
@@ -577,28 +589,7 @@ kernel void consume(read_only pipe int p, global int *dst) {
   cl_mem In = E.buffer(Src);
   cl_mem Out = E.buffer(std::vector<cl_int>(N, -1));
   cl_mem P = makePipe(E, sizeof(cl_int), 8 * Local);
-  cl_int Err = -1;
-  cl_command_queue Q2 = clCreateCommandQueue(E.C, E.D, 0, &Err);
-  REQUIRE(Err == CL_SUCCESS);
-  cl_kernel Prod = clCreateKernel(Prog, "produce", &Err);
-  REQUIRE(Err == CL_SUCCESS);
-  cl_kernel Cons = clCreateKernel(Prog, "consume", &Err);
-  REQUIRE(Err == CL_SUCCESS);
-  E.Kernels.push_back(Prod);
-  E.Kernels.push_back(Cons);
-  E.arg(Prod, 0, In);
-  E.arg(Prod, 1, P);
-  E.arg(Cons, 0, P);
-  E.arg(Cons, 1, Out);
-  size_t G = N, L = Local;
-  REQUIRE(clEnqueueNDRangeKernel(E.Q, Prod, 1, nullptr, &G, &L, 0, nullptr,
-                                 nullptr) == CL_SUCCESS);
-  REQUIRE(clFlush(E.Q) == CL_SUCCESS);
-  REQUIRE(clEnqueueNDRangeKernel(Q2, Cons, 1, nullptr, &G, &L, 0, nullptr,
-                                 nullptr) == CL_SUCCESS);
-  REQUIRE(clFinish(Q2) == CL_SUCCESS);
-  REQUIRE(clFinish(E.Q) == CL_SUCCESS);
-  clReleaseCommandQueue(Q2);
+  produceAndConsume(E, Prog, {In, P}, {P, Out}, N, Local);
   // Each consumer group read one producer group's packets, in order.
   std::vector<cl_int> O = E.read<cl_int>(Out, N);
   for (size_t Gr = 0; Gr < Groups; ++Gr) {
