@@ -61,6 +61,7 @@
 
 #include "compiler/passes/NonTemporalStores.h"
 #include "compiler/ContextFields.h"
+#include "compiler/WorkGroupContext.h"
 #include "compiler/WorkGroupFunction.h"
 
 #include <llvm/ADT/MapVector.h>
@@ -298,10 +299,12 @@ bool drainedBefore(const Instruction &I) {
 /// intrinsics only compute or touch memory; functions of the module are
 /// looked into, with the parameter the context is passed in as their
 /// context (the barrier regions' collective step calls the runtime's
-/// collective through it); anything else (a runtime helper) may. (A
-/// work-group pipe reservation or commit, a collective, hands the pipe's
-/// packets to other threads; those are never stored non-temporally: a pipe
-/// is not an output argument.)
+/// collective through it); anything else (a runtime helper) may. The
+/// exception among collectives: a work-group pipe reservation or commit
+/// (its Op, the call's second argument) hands packets to other threads
+/// with locked instructions, which wait for the write-combining buffers to
+/// drain: a pipe consumer streaming its output would drain them at every
+/// group's commit, as a release in the store's loop would.
 bool callMayRelease(const CallBase &CB, const Value *Context,
                     SmallPtrSetImpl<const Function *> &Visiting) {
   if (CB.isInlineAsm())
@@ -309,8 +312,17 @@ bool callMayRelease(const CallBase &CB, const Value *Context,
   const Function *Callee = CB.getCalledFunction();
   if (!Callee) {
     const auto *Slot = dyn_cast<LoadInst>(CB.getCalledOperand());
-    return !Slot || !Context ||
-           getUnderlyingObject(Slot->getPointerOperand()) != Context;
+    if (!Slot || !Context ||
+        getUnderlyingObject(Slot->getPointerOperand()) != Context)
+      return true;
+    const auto *Op = CB.arg_size() > 1
+                         ? dyn_cast<ConstantInt>(CB.getArgOperand(1))
+                         : nullptr;
+    if (!Op)
+      return false; // a barrier or a yield
+    uint64_t Kind = (Op->getZExtValue() % CollSubGroup) / 16;
+    return Kind == CollPipeReserveRead || Kind == CollPipeReserveWrite ||
+           Kind == CollPipeCommitRead || Kind == CollPipeCommitWrite;
   }
   if (Callee->isIntrinsic())
     return false;

@@ -37,6 +37,10 @@
 ; - @wg_region_loop_other: the same step called with another pointer where
 ;   the context goes: its indirect call may release, the function keeps
 ;   ordinary stores.
+; - @wg_pipe_commit_loop: a step computing a work-group pipe commit (Op 739,
+;   CollPipeCommitWrite * 16 + CollULong): the runtime's locked instructions
+;   drain the write-combining buffers at each group, like a release in the
+;   loop: ordinary stores.
 ; - @copy_not_wg: not a work-group function (name): left alone.
 ; RUN: %clcpu-opt -mtriple=x86_64-unknown-linux-gnu -mcpu=x86-64-v3 \
 ; RUN:   -passes=clcpu-non-temporal-stores %s | FileCheck %s
@@ -222,6 +226,36 @@ loop:
   br i1 %done, label %exit, label %loop
 
 exit:
+  ret void
+}
+
+; CHECK-LABEL: define void @wg_pipe_commit_loop(
+; CHECK-NOT: !nontemporal
+; CHECK: ret void
+define void @wg_pipe_commit_loop(ptr %args, ptr %ctx) {
+entry:
+  %out.slot = load ptr, ptr %args, align 8
+  %out = load ptr, ptr %out.slot, align 8
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %q = getelementptr inbounds float, ptr %out, i64 %i
+  store <8 x float> zeroinitializer, ptr %q, align 4
+  call void @pipe_step(ptr %ctx)
+  %i.next = add nuw i64 %i, 8
+  %done = icmp eq i64 %i.next, 1024
+  br i1 %done, label %exit, label %loop
+
+exit:
+  ret void
+}
+
+define internal void @pipe_step(ptr %c) noinline {
+entry:
+  %field = getelementptr inbounds i8, ptr %c, i64 64
+  %fn = load ptr, ptr %field, align 8
+  call void %fn(ptr %c, i32 739)
   ret void
 }
 
