@@ -53,11 +53,13 @@
 // x86, which orders non-temporal stores itself, so it needs none, and
 // neither does a release right after it or another sfence with no store in
 // between (OpenCL 1.2's write_mem_fence + atomic_xchg). Barriers and
-// collectives are calls through the work-group context that stay on the
-// group's own thread and order nothing for other threads, so they need
-// none. A release inside a loop that also holds a non-temporal store would
-// drain the buffers on every iteration: such functions keep ordinary
-// stores.
+// collectives are calls through the work-group context (also from the
+// barrier regions' collective step, a function of the module) that stay on
+// the group's own thread and order nothing for other threads, so they need
+// none; work-group pipe reservations and commits are the exception, they
+// hand packets to other threads and count as releases. A release inside a loop
+// that also holds a non-temporal store would drain the buffers on every
+// iteration: such functions keep ordinary stores.
 
 #include "compiler/passes/NonTemporalStores.h"
 #include "compiler/ContextFields.h"
