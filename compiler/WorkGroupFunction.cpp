@@ -338,9 +338,12 @@ unsigned xLoopLanes(const Function &Kernel, bool &Capped) {
   // reqd_work_group_size(X, ...) fixes the x-loop at X iterations (fewer
   // in a remainder group). A vector of more lanes than that would never
   // run: the loop would take its scalar remainder every time (CLBlast's
-  // Xgemm, tuned to 8 x 16 work-items, ran all its regions scalar).
+  // Xgemm, tuned to 8 x 16 work-items, ran all its regions scalar). At X
+  // lanes exactly, the cost model's choice of two vectors per iteration
+  // would never run either (pyopencl's scans, 16 work-items of ints, ran
+  // each region as two iterations of an 8-lane epilogue).
   if (MDNode *R = Kernel.getMetadata("reqd_work_group_size"))
-    if (unsigned X = mdInt(R, 0); X >= 1 && X < Lanes) {
+    if (unsigned X = mdInt(R, 0); X >= 1 && X <= Lanes) {
       Lanes = llvm::bit_floor(X);
       Capped = true;
     }

@@ -120,7 +120,8 @@ void markWorkItemLoop(BranchInst &Latch, bool BodyHasLoops, unsigned Lanes,
     Ops.push_back(MDNode::get(
         C, {MDString::get(C, "llvm.loop.vectorize.width"),
             ConstantAsMetadata::get(ConstantInt::get(I32, Lanes))}));
-    if (BodyHasLoops)
+    // One vector per iteration where the width is the trip count's bound.
+    if (BodyHasLoops || Capped)
       Ops.push_back(
           MDNode::get(C, {MDString::get(C, "llvm.loop.interleave.count"),
                           ConstantAsMetadata::get(ConstantInt::get(I32, 1))}));

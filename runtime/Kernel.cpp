@@ -643,22 +643,24 @@ cl_int Kernel::prepareWith(CommandQueue *Q, const LaunchDescription &R,
   // A kernel with image or sampler arguments runs its build specialized
   // for the formats and sampler values of this launch, where the program
   // has one (Program::specialization): its image accesses vectorize.
-  std::shared_ptr<const compiler::CompiledProgram> Code = Exe;
+  // The code's reference count is a line the worker that frees the
+  // launch also writes: taken once per launch, not copied through locals.
+  std::shared_ptr<const compiler::CompiledProgram> Spec;
   const compiler::KernelInfo *Run = &Info;
   compiler::ArgBindings Bindings = bindings(Info, Args, ArgsLock);
   if (!Bindings.empty())
-    if (auto Spec = Prog->specialization(Bindings))
-      for (const compiler::KernelInfo &K : Spec->Kernels)
+    if (auto Found = Prog->specialization(Bindings))
+      for (const compiler::KernelInfo &K : Found->Kernels)
         // The same path as the ordinary build (the local size was chosen
         // for it), else the ordinary build.
         if (K.Name == Info.Name && K.Fn && K.PerWorkItem == Info.PerWorkItem &&
             (K.RegionScratch > 0) == (Info.RegionScratch > 0) &&
             K.LocalMemSize == Info.LocalMemSize) {
-          Code = Spec;
+          Spec = Found;
           Run = &K;
         }
   auto L = std::allocate_shared<KernelLaunch>(CommandAllocator<KernelLaunch>());
-  L->Exe = Code;
+  L->Exe = Spec ? std::move(Spec) : Exe;
   L->Exec = &Q->executor();
   L->Dev = Q->device();
   NDRangeJob &J = L->Job;

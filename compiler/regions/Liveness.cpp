@@ -16,6 +16,7 @@
 
 #include "compiler/regions/Liveness.h"
 
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
@@ -97,11 +98,31 @@ bool escapes(AllocaInst &A, SmallPtrSetImpl<Instruction *> &Derived) {
 /// a side-effect-free expression of at most \p Budget instructions over the
 /// function's arguments (local ids, kernel arguments) and invariant loads
 /// from them (the work-group context): get_global_id(), get_local_size(),
-/// addresses derived from them.
-bool rematerializable(const Value *V, unsigned &Budget) {
+/// addresses derived from them. With \p Uniform, also over integers the
+/// same in every work-item (\p Leaves collects them), which are then kept
+/// in a group-wide slot: `base + get_local_id(0)` with a loop's uniform
+/// base, the index of a work-group loop striding over an array.
+bool rematerializable(const Value *V, unsigned &Budget,
+                      const WorkItemUniformity *Uniform = nullptr,
+                      SmallVectorImpl<Instruction *> *Leaves = nullptr) {
   const auto *I = dyn_cast<Instruction>(V);
   if (!I)
     return isa<Argument>(V) || isa<Constant>(V);
+  // A collective's result is defined by its sync point (a call), which
+  // the region after it replaces: not a leaf. A uniform value that is an
+  // expression of the arguments is computed again itself.
+  if (Uniform && Leaves && I->getType()->isIntegerTy() && !isa<CallBase>(I) &&
+      Uniform->isUniform(I)) {
+    unsigned Plain = Budget;
+    if (rematerializable(I, Plain)) {
+      Budget = Plain;
+      return true;
+    }
+    if (!Budget--)
+      return false;
+    Leaves->push_back(const_cast<Instruction *>(I));
+    return true;
+  }
   if (!Budget--)
     return false;
   if (const auto *L = dyn_cast<LoadInst>(I)) {
@@ -113,7 +134,7 @@ bool rematerializable(const Value *V, unsigned &Budget) {
     return false;
   }
   for (const Value *Op : I->operands())
-    if (!rematerializable(Op, Budget))
+    if (!rematerializable(Op, Budget, Uniform, Leaves))
       return false;
   return true;
 }
@@ -162,6 +183,44 @@ void findLiveValues(RegionPlan &P) {
       X.Uniform = P.Uniform.isUniform(&I);
       if (!X.At.empty())
         P.Values.push_back(std::move(X));
+    }
+  }
+  // A per-work-item value computed from the local ids and uniform values
+  // is computed again from those after the sync points it lives across,
+  // the uniform ones kept there in group-wide slots: pyopencl's scans
+  // keep `i = base + lid` across a barrier and store out[i] after it,
+  // which reloaded from scratch is a scatter the vectorizer leaves scalar
+  // and recomputed is a consecutive store. The leaves' values there are
+  // the ones the value was computed from: a leaf's definition dominates
+  // the value's, which dominates each sync point the value is live across
+  // (it is used after it), so no path reaches the sync point through the
+  // leaf's definition again without passing the value's.
+  DenseMap<const Instruction *, unsigned> Index;
+  for (unsigned VI = 0; VI < P.Values.size(); ++VI)
+    Index[P.Values[VI].V] = VI;
+  for (unsigned VI = 0, E = P.Values.size(); VI < E; ++VI) {
+    Crossing &X = P.Values[VI];
+    if (X.Remat || X.Uniform || P.SyncBlocks.count(X.V->getParent()))
+      continue;
+    unsigned Budget = 24;
+    SmallVector<Instruction *, 4> Leaves;
+    if (!rematerializable(X.V, Budget, &P.Uniform, &Leaves) || Leaves.empty())
+      continue;
+    SmallVector<unsigned, 4> At = X.At;
+    P.Values[VI].Remat = true;
+    for (Instruction *W : Leaves) {
+      auto [It, New] = Index.try_emplace(W, P.Values.size());
+      if (New) {
+        Crossing L;
+        L.V = W;
+        L.Uniform = true;
+        P.Values.push_back(std::move(L));
+      }
+      Crossing &C = P.Values[It->second];
+      for (unsigned S : At)
+        if (!is_contained(C.At, S))
+          C.At.push_back(S);
+      llvm::sort(C.At);
     }
   }
 }

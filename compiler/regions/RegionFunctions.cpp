@@ -120,18 +120,23 @@ BasicBlock *resumeAfter(RegionPlan &P, SlotAliases &Aliases, unsigned SI) {
     if (is_contained(Cp.At, SI))
       RB.CreateMemCpy(Cp.A, Cp.A->getAlign(), P.SA.at(RB, Cp.Where),
                       Cp.A->getAlign(), allocaBytes(*Cp.A, DL));
+  // The kept values first: a value computed again may be computed from
+  // them (uniform leaves, Liveness.cpp), which Copies then maps to their
+  // reloads.
   DenseMap<Value *, Value *> Copies;
-  for (unsigned VI = 0; VI < P.Values.size(); ++VI) {
-    const Crossing &X = P.Values[VI];
-    if (!is_contained(X.At, SI))
-      continue;
-    Value *V =
-        X.Remat
-            ? rematerialize(RB, X.V, Copies)
-            : Aliases.tag(RB.CreateLoad(X.V->getType(), P.SA.at(RB, X.at(SI))),
-                          X.at(SI));
-    P.Restored[VI].push_back({SI, cast<Instruction>(V)});
-  }
+  for (bool Remat : {false, true})
+    for (unsigned VI = 0; VI < P.Values.size(); ++VI) {
+      const Crossing &X = P.Values[VI];
+      if (X.Remat != Remat || !is_contained(X.At, SI))
+        continue;
+      Value *V = X.Remat ? rematerialize(RB, X.V, Copies)
+                         : Aliases.tag(RB.CreateLoad(X.V->getType(),
+                                                     P.SA.at(RB, X.at(SI))),
+                                       X.at(SI));
+      if (!X.Remat)
+        Copies[X.V] = V;
+      P.Restored[VI].push_back({SI, cast<Instruction>(V)});
+    }
   if (S.What.Kind == SyncCall::Collective && !CI->getType()->isVoidTy()) {
     Slot From = S.Result ? *S.Result : Slot{ValueOffset, 8};
     Value *Result = collectiveFromBits(

@@ -752,3 +752,122 @@ void tile_acc(global const float *a, global const float *b, global float *out,
       CHECK(Out == Want);
     }
 }
+
+TEST_CASE("6.13.8 (pyopencl's scan shapes): an index over a loop's uniform "
+          "base kept across barriers, and a transposition through local "
+          "memory at signed [o % K][o / K], give the host's scans on both "
+          "paths",
+          "[barrier]") {
+  // The two halves of pyopencl's GenericScanKernel (lev1 and final_update)
+  // at its CPU work-group size. final_update walks each interval a group
+  // at a time: `i = base + lid` before the first barrier, out[i] after it
+  // (regions/Liveness.cpp computes i again from the base). unit_scan reads
+  // a unit into local memory transposed, at [o % K][o / K] in signed ints
+  // with o = k * WG + lid, scans each column and writes it back. At WG 16
+  // each region's x-loop is one vector of ints (xLoopLanes in
+  // WorkGroupFunction.cpp).
+  Env E;
+  const char *Src = R"(
+kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void final_update(global int *out, int n, int interval_size,
+                  global const int *interval_results,
+                  global const int *partial) {
+  local int ldata[WG];
+  int begin = interval_size * (int)get_group_id(0);
+  int end = min(begin + interval_size, n);
+  int carry = get_group_id(0) != 0 ? interval_results[get_group_id(0) - 1] : 0;
+  int prev_item = carry;
+  for (int base = begin; base < end; base += WG) {
+    int i = base + (int)get_local_id(0);
+    if (i < end)
+      ldata[get_local_id(0)] = carry + partial[i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) != 0)
+      prev_item = ldata[get_local_id(0) - 1];
+    if (i < end)
+      out[i] = prev_item;
+    if (get_local_id(0) == 0)
+      prev_item = ldata[WG - 1];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
+kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void unit_scan(global const int *in, global int *out) {
+  local int ld[K][WG + 1];
+  int lid = get_local_id(0);
+  int unit = (int)get_group_id(0) * K * WG;
+  for (int k = 0; k < K; k++) {
+    int o = k * WG + lid;
+    ld[o % K][o / K] = in[unit + o];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int sum = 0;
+  for (int k = 0; k < K; k++) {
+    sum += ld[k][lid];
+    ld[k][lid] = sum;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int k = 0; k < K; k++) {
+    int o = k * WG + lid;
+    out[unit + o] = ld[o % K][o / K];
+  }
+}
+)";
+  struct Case {
+    int WG, K, N, Interval;
+  };
+  // Intervals that end inside a group's step and at one; a last interval
+  // shorter than the others.
+  const Case Cases[] = {{16, 256, 16 * 256 * 3, 1000},
+                        {16, 64, 16 * 64 * 2, 16 * 8},
+                        {8, 32, 8 * 32 * 5, 77}};
+  for (const char *Path : Paths)
+    for (const Case &C : Cases) {
+      std::string Options = std::string(Path) +
+                            " -DWG=" + std::to_string(C.WG) +
+                            " -DK=" + std::to_string(C.K);
+      INFO(Options << " n " << C.N << " interval " << C.Interval);
+      size_t N = size_t(C.N);
+      std::vector<int> In = randomInts(N, 17);
+
+      // final_update: partial holds the inclusive scan within each
+      // interval, interval_results the inclusive scan of the intervals'
+      // totals; out is the exclusive scan of the whole input.
+      size_t Intervals = (N + C.Interval - 1) / C.Interval;
+      std::vector<int> Partial(N), Results(Intervals), Want(N);
+      int Total = 0;
+      for (size_t I = 0; I < N; ++I) {
+        Want[I] = Total;
+        Total += In[I];
+        Partial[I] = (I % C.Interval ? Partial[I - 1] : 0) + In[I];
+        if (I % C.Interval == size_t(C.Interval) - 1 || I == N - 1)
+          Results[I / C.Interval] = Total;
+      }
+      cl_kernel F = E.kernel(Src, "final_update", Options.c_str());
+      cl_mem Out = E.buffer(std::vector<int>(N, -1)), R = E.buffer(Results),
+             P = E.buffer(Partial);
+      cl_int Ni = C.N, Ii = C.Interval;
+      E.arg(F, 0, Out);
+      REQUIRE(clSetKernelArg(F, 1, sizeof Ni, &Ni) == CL_SUCCESS);
+      REQUIRE(clSetKernelArg(F, 2, sizeof Ii, &Ii) == CL_SUCCESS);
+      E.arg(F, 3, R);
+      E.arg(F, 4, P);
+      size_t Global = Intervals * C.WG, Local = C.WG;
+      REQUIRE(E.run(F, 1, &Global, &Local) == CL_SUCCESS);
+      CHECK(E.read<int>(Out, N) == Want);
+
+      // unit_scan: the inclusive scan within each run of K consecutive
+      // elements.
+      cl_kernel U = E.kernel(Src, "unit_scan", Options.c_str());
+      cl_mem A = E.buffer(In), B = E.buffer(std::vector<int>(N));
+      E.arg(U, 0, A);
+      E.arg(U, 1, B);
+      size_t UGlobal = N / C.K, ULocal = C.WG;
+      REQUIRE(E.run(U, 1, &UGlobal, &ULocal) == CL_SUCCESS);
+      std::vector<int> WantUnits(N);
+      for (size_t I = 0; I < N; ++I)
+        WantUnits[I] = (I % C.K ? WantUnits[I - 1] : 0) + In[I];
+      CHECK(E.read<int>(B, N) == WantUnits);
+    }
+}
