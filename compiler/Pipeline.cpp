@@ -37,6 +37,7 @@
 #include "compiler/passes/GuardedLoopBound.h"
 #include "compiler/passes/InterleavedAccesses.h"
 #include "compiler/passes/InvariantDivision.h"
+#include "compiler/passes/LocalIdModulo.h"
 #include "compiler/passes/MaskedStoreFastPath.h"
 #include "compiler/passes/MathBuiltins.h"
 #include "compiler/passes/NonTemporalStores.h"
@@ -132,6 +133,9 @@ void addVectorizerStartPasses(FunctionPassManager &FPM) {
   // scalar: this runs it VF iterations at a time, after the guard above has
   // gone from its body.
   FPM.addPass(ScanLoopVectorizePass());
+  // Last, right before the vectorizer: remainders of the local id that
+  // wrap inside a group are gathered through, not versioned on.
+  FPM.addPass(LocalIdModuloPass());
 }
 
 /// The passes at the optimizer's end, which repair what vectorizing across

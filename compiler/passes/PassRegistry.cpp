@@ -22,6 +22,7 @@
 #include "compiler/passes/ImageArguments.h"
 #include "compiler/passes/InterleavedAccesses.h"
 #include "compiler/passes/InvariantDivision.h"
+#include "compiler/passes/LocalIdModulo.h"
 #include "compiler/passes/LoopSyncPoints.h"
 #include "compiler/passes/LowerWorkGroupSync.h"
 #include "compiler/passes/MaskedStoreFastPath.h"

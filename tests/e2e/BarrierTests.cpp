@@ -871,3 +871,83 @@ void unit_scan(global const int *in, global int *out) {
       CHECK(E.read<int>(B, N) == WantUnits);
     }
 }
+
+TEST_CASE("6.13.8 (ring exchange): `s[(lid + 1) % WG]` with int, uint and "
+          "size_t ids, with and without reqd_work_group_size, a smaller "
+          "last group included, gives the host's values on both paths",
+          "[barrier]") {
+  // compiler/passes/LocalIdModulo.cpp: the remainder of the local id
+  // wraps inside every group; with an unsigned id, or a signed one that
+  // reqd_work_group_size bounds, it is gathered through rather than a
+  // loop versioned on its not wrapping. Each round passes every value to
+  // the previous work-item of the ring of WG slots; in a smaller last group
+  // (OpenCL 2.0 non-uniform groups) the slots no work-item writes keep -7.
+  Env E;
+  const char *Src = R"(
+#ifdef REQD
+kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+#else
+kernel
+#endif
+void ring(global int *out, int iters) {
+  local int s[WG];
+  ID lid = get_local_id(0);
+  ID n = get_local_size(0);
+  for (ID j = lid; j < WG; j += n)
+    s[j] = -7;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int v = get_global_id(0) * 3;
+  for (int k = 0; k < iters; ++k) {
+    s[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    v = s[(lid + 1) % WG] + 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[get_global_id(0)] = v;
+}
+)";
+  struct Case {
+    const char *Id;
+    size_t Local, Global;
+    bool Reqd;
+  };
+  // Groups of 256 (the remainder's whole period in one group), of 64 and
+  // of 16; a last group smaller than the others where the global size is
+  // not a multiple of the local size.
+  const Case Cases[] = {
+      {"size_t", 256, 256 * 3, false},    {"uint", 256, 256 * 2, true},
+      {"int", 256, 256 * 2, true},        {"uint", 64, 64 * 4 + 24, true},
+      {"int", 64, 64 * 4 + 24, true},     {"size_t", 16, 16 * 5, true},
+      {"uint", 128, 128 * 2 + 100, false}};
+  const int Iters = 5;
+  for (const char *Path : Paths)
+    for (const Case &C : Cases) {
+      std::string Options = std::string(Path) + " -DID=" + C.Id +
+                            " -DWG=" + std::to_string(C.Local) +
+                            (C.Reqd ? " -DREQD" : "");
+      INFO(Options << " global " << C.Global);
+      cl_kernel K = E.kernel(Src, "ring", Options.c_str());
+      cl_mem Out = E.buffer(std::vector<int>(C.Global, -1));
+      cl_int It = Iters;
+      E.arg(K, 0, Out);
+      REQUIRE(clSetKernelArg(K, 1, sizeof It, &It) == CL_SUCCESS);
+      size_t Global = C.Global, Local = C.Local;
+      REQUIRE(E.run(K, 1, &Global, &Local) == CL_SUCCESS);
+      std::vector<int> Want(C.Global);
+      for (size_t Base = 0; Base < C.Global; Base += C.Local) {
+        size_t N = std::min(C.Local, C.Global - Base);
+        std::vector<int> S(C.Local, -7), V(N);
+        for (size_t L = 0; L < N; ++L)
+          V[L] = static_cast<int>((Base + L) * 3);
+        for (int R = 0; R < Iters; ++R) {
+          for (size_t L = 0; L < N; ++L)
+            S[L] = V[L];
+          for (size_t L = 0; L < N; ++L)
+            V[L] = S[(L + 1) % C.Local] + 1;
+        }
+        for (size_t L = 0; L < N; ++L)
+          Want[Base + L] = V[L];
+      }
+      CHECK(E.read<int>(Out, C.Global) == Want);
+    }
+}
