@@ -202,7 +202,10 @@ void findLiveValues(RegionPlan &P) {
     Crossing &X = P.Values[VI];
     if (X.Remat || X.Uniform || P.SyncBlocks.count(X.V->getParent()))
       continue;
-    unsigned Budget = 24;
+    // A few instructions (an add, the casts around it): the expression is
+    // computed again in every region after every barrier it crosses, where
+    // it replaces one vector load.
+    unsigned Budget = 6;
     SmallVector<Instruction *, 4> Leaves;
     if (!rematerializable(X.V, Budget, &P.Uniform, &Leaves) || Leaves.empty())
       continue;
