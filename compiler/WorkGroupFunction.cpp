@@ -267,25 +267,13 @@ int argumentIndex(const Value *V, const Argument *Args, const DataLayout &DL) {
 
 /// The group's local size. A dimension that reqd_work_group_size sets to 1
 /// is the constant 1 (a launch must use that size, and a group of one
-/// work-item cannot be a smaller last group): its loop folds away. One it
-/// sets to N is at most N (N, or fewer in a remainder group): the bound
-/// says so, which gives the loops over the local ids a known largest trip
-/// count and the ids a known range (pyopencl's `(k * 16 + lid) / 256` in
-/// signed ints is then a shift; a remainder of the id that may wrap in a
-/// group is passes/LocalIdModulo.cpp's).
+/// work-item cannot be a smaller last group): its loop folds away.
 void loadLocalSize(IRBuilder<> &B, Value *Ctx, Value *Size[3],
                    const KernelInfo &K) {
-  for (unsigned D = 0; D < 3; ++D) {
-    size_t Reqd = K.ReqdWorkGroupSize[D];
-    if (Reqd == 1) {
-      Size[D] = B.getInt64(1);
-      continue;
-    }
-    Size[D] = loadContextField(B, Ctx, ContextField::LocalSize, D);
-    if (Reqd > 1)
-      Size[D] = B.CreateIntrinsic(Intrinsic::umin, {B.getInt64Ty()},
-                                  {Size[D], B.getInt64(Reqd)});
-  }
+  for (unsigned D = 0; D < 3; ++D)
+    Size[D] = K.ReqdWorkGroupSize[D] == 1
+                  ? B.getInt64(1)
+                  : loadContextField(B, Ctx, ContextField::LocalSize, D);
 }
 
 BranchInst *emitLocalIdLoops(

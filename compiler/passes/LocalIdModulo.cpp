@@ -16,16 +16,16 @@
 //
 // In a loop marked as a work-item x-loop (compiler/WorkItemLoops.h), this
 // pass rewrites such an `and` (or a remainder scalar evolution takes as
-// one: unsigned, or signed of a value known not negative, which a local id
-// bounded by reqd_work_group_size is) of a recurrence over the local id (its
-// start a constant: not the global id, whose groups wrap one at a time) as `x -
-// (x & ~mask)`: the same value, which scalar evolution does not see through, so
-// the access is a gather; for the vectors whose lanes do not wrap,
-// compiler/passes/RuntimeConsecutiveGathers.cpp turns it back into a vector
-// load at run time. InstCombine after the vectorizer folds the form back into
-// the `and`. A remainder that cannot wrap within the loop's largest trip count
-// (reqd_work_group_size) is left alone: there the vectorizer's condition always
-// holds.
+// one: unsigned, or signed of a value it knows is not negative) of a
+// recurrence over the local id (its start a constant: not the global id,
+// whose groups wrap one at a time) as `x - (x & ~mask)`: the same value,
+// which scalar evolution does not see through, so the access is a gather;
+// for the vectors whose lanes do not wrap,
+// compiler/passes/RuntimeConsecutiveGathers.cpp turns it back into a
+// vector load at run time. InstCombine after the vectorizer folds the form
+// back into the `and`. A remainder that cannot wrap within the loop's
+// largest trip count, where scalar evolution knows it, is left alone:
+// there the vectorizer's condition always holds.
 
 #include "compiler/passes/LocalIdModulo.h"
 
@@ -97,8 +97,7 @@ PreservedAnalyses LocalIdModuloPass::run(Function &F,
             !C->isAllOnes())
           Mask = *C;
         // The remainders scalar evolution takes as that `and`: unsigned,
-        // or signed of a value it knows is not negative (a local id whose
-        // range reqd_work_group_size bounds).
+        // or signed of a value it knows is not negative.
         else if ((match(&I, m_URem(m_Value(X), m_APInt(C))) ||
                   (match(&I, m_SRem(m_Value(X), m_APInt(C))) &&
                    SE.isKnownNonNegative(SE.getSCEV(X)))) &&

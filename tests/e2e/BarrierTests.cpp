@@ -877,11 +877,12 @@ TEST_CASE("6.13.8 (ring exchange): `s[(lid + 1) % WG]` with int, uint and "
           "last group included, gives the host's values on both paths",
           "[barrier]") {
   // compiler/passes/LocalIdModulo.cpp: the remainder of the local id
-  // wraps inside every group; with an unsigned id, or a signed one that
-  // reqd_work_group_size bounds, it is gathered through rather than a
-  // loop versioned on its not wrapping. Each round passes every value to
-  // the previous work-item of the ring of WG slots; in a smaller last group
-  // (OpenCL 2.0 non-uniform groups) the slots no work-item writes keep -7.
+  // wraps inside every group; with an unsigned id it is gathered through
+  // rather than a loop versioned on its not wrapping (a signed one keeps
+  // its signed remainder, gathered through as well). Each round passes every
+  // value to the previous work-item of the ring of WG slots; in a smaller last
+  // group (OpenCL 2.0 non-uniform groups) the slots no work-item writes keep
+  // -7.
   Env E;
   const char *Src = R"(
 #ifdef REQD

@@ -3,8 +3,6 @@
 // loops test for an all-on or all-off mask first: all on, a plain vector
 // store; mixed, the masked store; none, nothing. With AVX-512 a masked store
 // is one instruction under a mask register: nothing to gain, left alone.
-// (No reqd_work_group_size: with one, the x-loop's largest trip count is
-// known and the tree step's loop is narrowed to lid < o, with no mask.)
 // The tree step stores under lid < o: all lanes on or all off in every
 // vector but one.
 //
@@ -27,7 +25,8 @@
 // AVX2:         %mask.any = icmp ne i8 %mask.bits, 0
 // AVX2-NEXT:    br i1 %mask.any,
 // AVX2:         call void @llvm.masked.store.v8f32
-kernel void tree(global const float *in, global float *out) {
+kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+void tree(global const float *in, global float *out) {
   local float s[64];
   int lid = get_local_id(0);
   s[lid] = in[get_global_id(0)];

@@ -8,7 +8,7 @@
 ; @ring_and: `(lid + 1) & 255` over a loop of unknown trip count: rewritten.
 ; @ring_urem: `urem (lid + 1), 256`: rewritten.
 ; @ring_srem_nonneg: `srem (lid + 1), 256` with the loop bounded by
-;   umin(n, 256) (reqd_work_group_size), so lid + 1 is known not negative:
+;   umin(n, 256), so lid + 1 is known not negative:
 ;   rewritten.
 ; @ring_srem_signed: the same with an unbounded i32 id that may be
 ;   negative: left alone (a signed remainder scalar evolution does not
