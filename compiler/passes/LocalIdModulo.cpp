@@ -65,15 +65,13 @@ bool mayWrapInGroup(ScalarEvolution &SE, const Loop &L, Value *X,
   if (!MaxTrips)
     return true;
   // The values Start + i * Step for i < MaxTrips, in 128 bits (no
-  // overflow for the widths and counts here): one period if the first and
-  // the last have the same bits above the mask.
-  unsigned W = 128;
+  // overflow for the widths and counts here; the recurrence moves one way):
+  // one period if the first and the last have the same bits above the
+  // mask (an arithmetic shift floors negative values too).
+  unsigned W = 128, Bits = Mask.popcount();
   APInt First = Start->getAPInt().sext(W);
   APInt Last = First + Step->getAPInt().sext(W) * APInt(W, MaxTrips - 1);
-  APInt Period = Mask.zext(W) + 1;
-  APInt FirstPeriod = First.sdiv(Period) - (First.isNegative() ? 1 : 0);
-  APInt LastPeriod = Last.sdiv(Period) - (Last.isNegative() ? 1 : 0);
-  return FirstPeriod != LastPeriod;
+  return First.ashr(Bits) != Last.ashr(Bits);
 }
 
 } // namespace
