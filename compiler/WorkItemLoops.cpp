@@ -88,6 +88,41 @@ bool isWorkItemLoop(const Loop &L) {
   return loopProperty(L.getLoopID(), MarkName);
 }
 
+namespace {
+const char *const MaxTripsName = "clcpu.work_item_loop.max_trips";
+} // namespace
+
+void setWorkItemLoopMaxTrips(BranchInst &Latch, unsigned N) {
+  MDNode *ID = Latch.getMetadata(LLVMContext::MD_loop);
+  if (!N || !ID)
+    return;
+  LLVMContext &C = Latch.getContext();
+  SmallVector<Metadata *, 8> Ops = {nullptr};
+  for (unsigned I = 1; I < ID->getNumOperands(); ++I)
+    Ops.push_back(ID->getOperand(I).get());
+  Ops.push_back(MDNode::get(
+      C, {MDString::get(C, MaxTripsName),
+          ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), N))}));
+  MDNode *NewID = MDNode::getDistinct(C, Ops);
+  NewID->replaceOperandWith(0, NewID);
+  Latch.setMetadata(LLVMContext::MD_loop, NewID);
+}
+
+unsigned workItemLoopMaxTrips(const Loop &L) {
+  MDNode *ID = L.getLoopID();
+  if (!ID)
+    return 0;
+  for (const MDOperand &Op : ID->operands())
+    if (auto *P = dyn_cast<MDNode>(Op.get()))
+      if (P->getNumOperands() == 2)
+        if (auto *S = dyn_cast<MDString>(P->getOperand(0).get());
+            S && S->getString() == MaxTripsName)
+          if (auto *V =
+                  mdconst::dyn_extract<ConstantInt>(P->getOperand(1).get()))
+            return static_cast<unsigned>(V->getZExtValue());
+  return 0;
+}
+
 void markWorkItemLoop(BranchInst &Latch, const Function &Body, unsigned Lanes,
                       bool Capped) {
   SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> Backedges;

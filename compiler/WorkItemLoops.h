@@ -33,6 +33,13 @@ void markWorkItemLoop(llvm::BranchInst &Latch, bool BodyHasLoops,
 
 /// Whether \p L is a work-item x-loop marked by markWorkItemLoop.
 bool isWorkItemLoop(const llvm::Loop &L);
+/// Records on the work-item x-loop whose latch is \p Latch that it runs at
+/// most \p N times (reqd_work_group_size's x extent; 0: unknown), for the
+/// passes that reason about the local id's range without bounding the
+/// loop itself (compiler/passes/LocalIdModulo.cpp).
+void setWorkItemLoopMaxTrips(llvm::BranchInst &Latch, unsigned N);
+/// What setWorkItemLoopMaxTrips recorded on \p L, or 0.
+unsigned workItemLoopMaxTrips(const llvm::Loop &L);
 
 /// \p L's loop ID with its llvm.loop.vectorize.* properties replaced by
 /// \p Hints (none: the vectorizer decides alone).

@@ -24,8 +24,9 @@
 // compiler/passes/RuntimeConsecutiveGathers.cpp turns it back into a
 // vector load at run time. InstCombine after the vectorizer folds the form
 // back into the `and`. A remainder that cannot wrap within the loop's
-// largest trip count, where scalar evolution knows it, is left alone:
-// there the vectorizer's condition always holds.
+// largest trip count (scalar evolution's, else reqd_work_group_size's,
+// recorded on the loop) is left alone: there the vectorizer's condition
+// always holds (clFFT's `lid & 255` in groups of 256).
 
 #include "compiler/passes/LocalIdModulo.h"
 
@@ -61,7 +62,11 @@ bool mayWrapInGroup(ScalarEvolution &SE, const Loop &L, Value *X,
   const auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
   if (!Start || !Step || Step->getAPInt().isZero())
     return false;
+  // The largest trip count scalar evolution knows, else the required
+  // work-group size recorded on the loop (its bound is a load).
   unsigned MaxTrips = SE.getSmallConstantMaxTripCount(&L);
+  if (!MaxTrips)
+    MaxTrips = workItemLoopMaxTrips(L);
   if (!MaxTrips)
     return true;
   // The values Start + i * Step for i < MaxTrips, in 128 bits (no

@@ -18,6 +18,10 @@
 ; @global_id: `(gid + 1) & 255` with gid = base + lid (a start that is not
 ;   a constant: groups wrap one at a time): left alone.
 ; @not_work_item_loop: the same as @ring_and without the mark: left alone.
+; @reqd_in_period: `lid & 255` in a loop whose ID records at most 256 trips
+;   (reqd_work_group_size(256)): the values stay in one period, left alone
+;   (clFFT's butterfly indices).
+; @reqd_wraps: `(lid + 1) & 255` in the same loop: rewritten.
 ; RUN: %clcpu-opt -mtriple=x86_64-unknown-linux-gnu -mcpu=x86-64-v3 \
 ; RUN:   -passes=clcpu-local-id-modulo %s | FileCheck %s
 
@@ -192,6 +196,51 @@ exit:
   ret void
 }
 
+; CHECK-LABEL: define void @reqd_in_period(
+; CHECK: %r = and i64 %i, 255
+; CHECK-NOT: .low
+define void @reqd_in_period(ptr %s, ptr %out, i64 %n) {
+entry:
+  br label %x
+
+x:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %x ]
+  %r = and i64 %i, 255
+  %p = getelementptr inbounds i32, ptr %s, i64 %r
+  %v = load i32, ptr %p, align 4
+  %q = getelementptr inbounds i32, ptr %out, i64 %i
+  store i32 %v, ptr %q, align 4
+  %i.next = add nuw i64 %i, 1
+  %c = icmp eq i64 %i.next, %n
+  br i1 %c, label %exit, label %x, !llvm.loop !7
+
+exit:
+  ret void
+}
+
+; CHECK-LABEL: define void @reqd_wraps(
+; CHECK: %r.high = and i64 %a, -256
+; CHECK: %r.low = sub i64 %a, %r.high
+define void @reqd_wraps(ptr %s, ptr %out, i64 %n) {
+entry:
+  br label %x
+
+x:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %x ]
+  %a = add nuw i64 %i, 1
+  %r = and i64 %a, 255
+  %p = getelementptr inbounds i32, ptr %s, i64 %r
+  %v = load i32, ptr %p, align 4
+  %q = getelementptr inbounds i32, ptr %out, i64 %i
+  store i32 %v, ptr %q, align 4
+  %i.next = add nuw i64 %i, 1
+  %c = icmp eq i64 %i.next, %n
+  br i1 %c, label %exit, label %x, !llvm.loop !9
+
+exit:
+  ret void
+}
+
 declare i64 @llvm.umin.i64(i64, i64)
 
 !0 = distinct !{!0, !1}
@@ -201,3 +250,6 @@ declare i64 @llvm.umin.i64(i64, i64)
 !4 = distinct !{!4, !1}
 !5 = distinct !{!5, !1}
 !6 = distinct !{!6, !1}
+!7 = distinct !{!7, !1, !8}
+!8 = !{!"clcpu.work_item_loop.max_trips", i32 256}
+!9 = distinct !{!9, !1, !8}
