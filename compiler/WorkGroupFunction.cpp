@@ -374,8 +374,8 @@ void emitWorkGroupFunction(Module &M, Function &Kernel, Function &Body,
       });
   bool Capped = false;
   unsigned Lanes = xLoopLanes(Kernel, Capped);
-  markWorkItemLoop(*XLatch, Body, Lanes, Capped);
-  setWorkItemLoopMaxTrips(*XLatch, unsigned(K.ReqdWorkGroupSize[0]));
+  markWorkItemLoop(*XLatch, Body, Lanes, Capped,
+                   unsigned(K.ReqdWorkGroupSize[0]));
   B.CreateRetVoid();
   // Which arguments are __global buffers (their slots look alike for
   // __local ones): passes/DeferFloatAdds.cpp defers adds into those only.

@@ -34,6 +34,7 @@ namespace clcpu::compiler {
 namespace {
 
 const char *const MarkName = "clcpu.work_item_loop";
+const char *const MaxTripsName = "clcpu.work_item_loop.max_trips";
 
 /// The loop ID operand named \p Name, or null.
 MDNode *loopProperty(MDNode *LoopID, StringRef Name) {
@@ -88,43 +89,16 @@ bool isWorkItemLoop(const Loop &L) {
   return loopProperty(L.getLoopID(), MarkName);
 }
 
-namespace {
-const char *const MaxTripsName = "clcpu.work_item_loop.max_trips";
-} // namespace
-
-void setWorkItemLoopMaxTrips(BranchInst &Latch, unsigned N) {
-  MDNode *ID = Latch.getMetadata(LLVMContext::MD_loop);
-  if (!N || !ID)
-    return;
-  LLVMContext &C = Latch.getContext();
-  SmallVector<Metadata *, 8> Ops = {nullptr};
-  for (unsigned I = 1; I < ID->getNumOperands(); ++I)
-    Ops.push_back(ID->getOperand(I).get());
-  Ops.push_back(MDNode::get(
-      C, {MDString::get(C, MaxTripsName),
-          ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), N))}));
-  MDNode *NewID = MDNode::getDistinct(C, Ops);
-  NewID->replaceOperandWith(0, NewID);
-  Latch.setMetadata(LLVMContext::MD_loop, NewID);
-}
-
 unsigned workItemLoopMaxTrips(const Loop &L) {
-  MDNode *ID = L.getLoopID();
-  if (!ID)
-    return 0;
-  for (const MDOperand &Op : ID->operands())
-    if (auto *P = dyn_cast<MDNode>(Op.get()))
-      if (P->getNumOperands() == 2)
-        if (auto *S = dyn_cast<MDString>(P->getOperand(0).get());
-            S && S->getString() == MaxTripsName)
-          if (auto *V =
-                  mdconst::dyn_extract<ConstantInt>(P->getOperand(1).get()))
-            return static_cast<unsigned>(V->getZExtValue());
+  if (MDNode *P = loopProperty(L.getLoopID(), MaxTripsName))
+    if (P->getNumOperands() == 2)
+      if (auto *V = mdconst::dyn_extract<ConstantInt>(P->getOperand(1)))
+        return static_cast<unsigned>(V->getZExtValue());
   return 0;
 }
 
 void markWorkItemLoop(BranchInst &Latch, const Function &Body, unsigned Lanes,
-                      bool Capped) {
+                      bool Capped, unsigned MaxTrips) {
   SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> Backedges;
   FindFunctionBackedges(Body, Backedges);
   // Half precision computes in float lanes (builtins/half.cl). The cost
@@ -136,11 +110,11 @@ void markWorkItemLoop(BranchInst &Latch, const Function &Body, unsigned Lanes,
            (isa<FPTruncInst>(I) && I.getType()->isHalfTy());
   });
   markWorkItemLoop(Latch, !Backedges.empty() || Half, Lanes,
-                   /*NoUnroll=*/false, Capped);
+                   /*NoUnroll=*/false, Capped, MaxTrips);
 }
 
 void markWorkItemLoop(BranchInst &Latch, bool BodyHasLoops, unsigned Lanes,
-                      bool NoUnroll, bool Capped) {
+                      bool NoUnroll, bool Capped, unsigned MaxTrips) {
   LLVMContext &C = Latch.getContext();
   SmallVector<Metadata *, 4> Ops = {nullptr,
                                     MDNode::get(C, MDString::get(C, MarkName))};
@@ -155,14 +129,18 @@ void markWorkItemLoop(BranchInst &Latch, bool BodyHasLoops, unsigned Lanes,
     Ops.push_back(MDNode::get(
         C, {MDString::get(C, "llvm.loop.vectorize.width"),
             ConstantAsMetadata::get(ConstantInt::get(I32, Lanes))}));
-    // One vector per iteration where the width is the trip count's bound.
-    if (BodyHasLoops || Capped)
-      Ops.push_back(
-          MDNode::get(C, {MDString::get(C, "llvm.loop.interleave.count"),
-                          ConstantAsMetadata::get(ConstantInt::get(I32, 1))}));
+    // One vector per iteration: an outer loop's width is its own choice,
+    // a capped width the trip count's bound.
+    Ops.push_back(
+        MDNode::get(C, {MDString::get(C, "llvm.loop.interleave.count"),
+                        ConstantAsMetadata::get(ConstantInt::get(I32, 1))}));
   }
   if (NoUnroll)
     Ops.push_back(MDNode::get(C, MDString::get(C, "llvm.loop.unroll.disable")));
+  if (MaxTrips)
+    Ops.push_back(MDNode::get(C, {MDString::get(C, MaxTripsName),
+                                  ConstantAsMetadata::get(ConstantInt::get(
+                                      Type::getInt32Ty(C), MaxTrips))}));
   MDNode *ID = MDNode::getDistinct(C, Ops);
   ID->replaceOperandWith(0, ID);
   Latch.setMetadata(LLVMContext::MD_loop, ID);

@@ -21,24 +21,24 @@ namespace clcpu::compiler {
 /// Marks the work-item x-loop whose latch is \p Latch; if \p Body (the
 /// kernel body it calls) has loops or computes with half, or \p Capped
 /// (\p Lanes is below the register's lanes: xLoopLanes), also asks the
-/// vectorizer to widen it by \p Lanes work-items.
+/// vectorizer to widen it by \p Lanes work-items. \p MaxTrips (0: unknown)
+/// records that the loop runs at most that many times
+/// (reqd_work_group_size's x extent), for the passes that reason about the
+/// local id's range without bounding the loop itself
+/// (compiler/passes/LocalIdModulo.cpp).
 void markWorkItemLoop(llvm::BranchInst &Latch, const llvm::Function &Body,
-                      unsigned Lanes, bool Capped = false);
+                      unsigned Lanes, bool Capped = false,
+                      unsigned MaxTrips = 0);
 /// The same for a loop whose body is known to have loops or not; \p
 /// NoUnroll keeps the unroller off it (a loop over one sub-group, which
 /// must reach the vectorizer whole).
 void markWorkItemLoop(llvm::BranchInst &Latch, bool BodyHasLoops,
                       unsigned Lanes, bool NoUnroll = false,
-                      bool Capped = false);
+                      bool Capped = false, unsigned MaxTrips = 0);
 
 /// Whether \p L is a work-item x-loop marked by markWorkItemLoop.
 bool isWorkItemLoop(const llvm::Loop &L);
-/// Records on the work-item x-loop whose latch is \p Latch that it runs at
-/// most \p N times (reqd_work_group_size's x extent; 0: unknown), for the
-/// passes that reason about the local id's range without bounding the
-/// loop itself (compiler/passes/LocalIdModulo.cpp).
-void setWorkItemLoopMaxTrips(llvm::BranchInst &Latch, unsigned N);
-/// What setWorkItemLoopMaxTrips recorded on \p L, or 0.
+/// The MaxTrips markWorkItemLoop recorded on \p L, or 0.
 unsigned workItemLoopMaxTrips(const llvm::Loop &L);
 
 /// \p L's loop ID with its llvm.loop.vectorize.* properties replaced by

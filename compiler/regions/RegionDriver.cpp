@@ -344,8 +344,7 @@ void Driver::emitRegionLoops() {
           Next->addFnAttr(Attribute::AlwaysInline);
         });
     markWorkItemLoop(*Latch, Shapes[R].HasLoops, XLanes, /*NoUnroll=*/false,
-                     XLanesCapped);
-    setWorkItemLoopMaxTrips(*Latch, unsigned(K.ReqdWorkGroupSize[0]));
+                     XLanesCapped, unsigned(K.ReqdWorkGroupSize[0]));
     if (Shapes[R].UniformExit) {
       // Every work-item stopped where the first one did.
       Known.push_back(
