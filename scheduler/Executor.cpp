@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <map>
 #include <memory>
@@ -119,6 +120,8 @@ Executor::~Executor() {
   {
     std::unique_lock<std::mutex> G(Lock);
     Ready.clear();
+    Pops.store(Pushes.load(std::memory_order_relaxed),
+               std::memory_order_release);
   }
   for (;;) {
     {
@@ -175,10 +178,14 @@ void Executor::kick() {
     if (Spawn)
       ++Draining;
   }
-  if (Spawn) {
-    Park.otherTaskEnqueued();
-    Arena.enqueue(Drainer{this});
-  }
+  if (Spawn)
+    enqueueDrainer();
+}
+
+void Executor::enqueueDrainer() {
+  ArenaTasks.fetch_add(1, std::memory_order_relaxed);
+  Park.otherTaskEnqueued();
+  Arena.enqueue(Drainer{this});
 }
 
 void Executor::Observer::on_scheduler_entry(bool IsWorker) {
@@ -202,6 +209,8 @@ void Executor::pushReady(Task T, bool Deferred) {
   {
     std::lock_guard<std::mutex> G(Lock);
     Ready.push_back(std::move(T));
+    Pushes.store(Pushes.load(std::memory_order_relaxed) + 1,
+                 std::memory_order_release);
     // One draining arena task per slot is enough: each runs until the FIFO
     // is empty. Drainers between two tasks take the new one anyway; wake a
     // worker only for tasks beyond those.
@@ -209,10 +218,8 @@ void Executor::pushReady(Task T, bool Deferred) {
     if (Spawn)
       ++Draining;
   }
-  if (Spawn) {
-    Park.otherTaskEnqueued();
-    Arena.enqueue(Drainer{this});
-  }
+  if (Spawn)
+    enqueueDrainer();
   notifyProgress();
 }
 
@@ -221,20 +228,67 @@ void Executor::drain() {
   bool Ran = false;
   for (;;) {
     Task T;
+    uint64_t Seen;
     {
       std::lock_guard<std::mutex> G(Lock);
       if (Ran)
         --Busy;
-      if (Ready.empty()) {
-        --Draining;
-        return;
+      Ran = !Ready.empty();
+      if (Ran) {
+        T = std::move(Ready.front());
+        Ready.pop_front();
+        Pops.store(Pops.load(std::memory_order_relaxed) + 1,
+                   std::memory_order_release);
+        ++Busy;
       }
-      T = std::move(Ready.front());
-      Ready.pop_front();
-      ++Busy;
-      Ran = true;
+      Seen = Pushes.load(std::memory_order_relaxed);
     }
-    runWithContinuations(Scope, T);
+    if (Ran) {
+      runWithContinuations(Scope, T);
+      continue;
+    }
+    // The FIFO is empty. Commands of an in-order queue usually come one
+    // after another: stay a moment for the next one, which a waiting drainer
+    // takes within a microsecond, instead of returning the thread to TBB,
+    // which would wake every worker of the arena again for it.
+    if (lingerForTask(Seen))
+      continue;
+    std::lock_guard<std::mutex> G(Lock);
+    if (!Ready.empty())
+      continue;
+    --Draining;
+    return;
+  }
+}
+
+bool Executor::lingerForTask(uint64_t Seen) {
+  using Clock = std::chrono::steady_clock;
+  const auto Patience = std::chrono::microseconds(LingerMicroseconds);
+  const auto Grace = std::chrono::nanoseconds(GraceNanoseconds);
+  auto Start = Clock::now();
+  for (unsigned I = 1;; ++I) {
+    CLCPU_PAUSE();
+    uint64_t Pushed = Pushes.load(std::memory_order_acquire);
+    if (Pushed != Seen) {
+      // A host thread that enqueued the task usually waits for it right
+      // away (a blocking call, clFinish) and runs it itself, without
+      // passing it to another core: give it that moment before taking the
+      // task. Taken already (every push popped): wait for the next one
+      // without touching the lock the host takes.
+      auto Now = Clock::now();
+      while (Clock::now() - Now < Grace)
+        for (int J = 0; J < 16; ++J)
+          CLCPU_PAUSE();
+      uint64_t Popped = Pops.load(std::memory_order_acquire);
+      Pushed = Pushes.load(std::memory_order_acquire);
+      if (Popped != Pushed)
+        return true;
+      Seen = Pushed;
+      Start = Clock::now();
+      continue;
+    }
+    if (I % 64 == 0 && Clock::now() - Start >= Patience)
+      return false;
   }
 }
 
@@ -246,6 +300,8 @@ bool Executor::runOne() {
       return false;
     T = std::move(Ready.front());
     Ready.pop_front();
+    Pops.store(Pops.load(std::memory_order_relaxed) + 1,
+               std::memory_order_release);
   }
   {
     RunningScope Scope(this);

@@ -6,7 +6,9 @@
 #include <oneapi/tbb/task_arena.h>
 #include <oneapi/tbb/task_scheduler_observer.h>
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <mutex>
@@ -20,6 +22,9 @@ namespace clcpu {
 ///
 /// Commands that are ready go into a FIFO of ready tasks; `submit` makes sure
 /// a worker drains it, so a task never runs on the thread that submitted it.
+/// A drainer that emptied the FIFO waits a moment for the next task before
+/// it leaves the arena (each time an empty arena gets a task, TBB wakes all
+/// of its workers).
 /// Host threads that wait for commands (clFinish, clWaitForEvents, blocking
 /// enqueues) call `waitUntil`, which also takes ready tasks from the FIFO and
 /// runs them itself: a waiting thread does not pay for waking a worker.
@@ -78,13 +83,23 @@ public:
 
   /// Tasks queued and not yet started (for tests).
   size_t queued();
+  /// Draining tasks handed to the TBB arena so far (for tests).
+  uint64_t arenaTasks() const {
+    return ArenaTasks.load(std::memory_order_relaxed);
+  }
   /// How often `notifyProgress` woke waiting threads so far (for tests).
   static unsigned long progressGeneration();
 
 private:
   struct Drainer;
   void drain();
+  /// Waits up to LingerMicroseconds for a push after the one counted in
+  /// \p Seen; true if one came.
+  bool lingerForTask(uint64_t Seen);
+  static constexpr unsigned LingerMicroseconds = 50;
+  static constexpr unsigned GraceNanoseconds = 2000;
   void pushReady(Task T, bool Deferred);
+  void enqueueDrainer();
 
   unsigned Threads;
   WorkerEntryFn OnEntry;
@@ -107,6 +122,9 @@ private:
   std::deque<Task> Ready;
   unsigned Draining = 0; // arena tasks enqueued and not yet finished
   unsigned Busy = 0;     // of those, running a task right now
+  std::atomic<uint64_t> Pushes{0}; // tasks pushed so far (written under Lock)
+  std::atomic<uint64_t> Pops{0};   // tasks taken so far (written under Lock)
+  std::atomic<uint64_t> ArenaTasks{0};
 };
 
 } // namespace clcpu
