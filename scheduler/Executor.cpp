@@ -250,9 +250,18 @@ void Executor::drain() {
     // The FIFO is empty. Commands of an in-order queue usually come one
     // after another: stay a moment for the next one, which a waiting drainer
     // takes within a microsecond, instead of returning the thread to TBB,
-    // which would wake every worker of the arena again for it.
-    if (lingerForTask(Seen))
-      continue;
+    // which would wake every worker of the arena again for it. One drainer
+    // waits; more would all poll the same counters and contend for the lock
+    // the enqueuing thread takes (a drainer still finishing its task when
+    // the next one comes counts as busy, so others are started meanwhile).
+    unsigned NoneWaiting = 0;
+    if (Lingering.compare_exchange_strong(NoneWaiting, 1,
+                                          std::memory_order_acquire)) {
+      bool Came = lingerForTask(Seen);
+      Lingering.store(0, std::memory_order_release);
+      if (Came)
+        continue;
+    }
     std::lock_guard<std::mutex> G(Lock);
     if (!Ready.empty())
       continue;

@@ -125,6 +125,7 @@ private:
   std::atomic<uint64_t> Pushes{0}; // tasks pushed so far (written under Lock)
   std::atomic<uint64_t> Pops{0};   // tasks taken so far (written under Lock)
   std::atomic<uint64_t> ArenaTasks{0};
+  std::atomic<unsigned> Lingering{0}; // a drainer waits in lingerForTask
 };
 
 } // namespace clcpu
