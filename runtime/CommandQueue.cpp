@@ -79,18 +79,20 @@ cl_int CommandQueue::checkWaitList(cl_uint NumEvents, const cl_event *WaitList,
 
 cl_int CommandQueue::enqueue(cl_command_type Type, cl_uint NumEvents,
                              const cl_event *WaitList, cl_event *EventOut,
-                             bool Blocking, std::function<cl_int()> Work) {
+                             bool Blocking, std::function<cl_int()> Work,
+                             const CodePin *Pin) {
   std::vector<Event *> Waits;
   if (cl_int Err = checkWaitList(NumEvents, WaitList, Waits))
     return Err;
   return enqueueChecked(Type, Waits, Sync::None, EventOut, Blocking,
-                        std::move(Work));
+                        std::move(Work), Pin);
 }
 
 cl_int CommandQueue::enqueueChecked(cl_command_type Type,
                                     std::span<Event *const> Waits, Sync S,
                                     cl_event *EventOut, bool Blocking,
-                                    std::function<cl_int()> Work) {
+                                    std::function<cl_int()> Work,
+                                    const CodePin *Pin) {
   auto *E = new Event(this, Type, std::move(Work));
   E->retainInternal(); // in flight until finished
   for (Event *W : Waits)
@@ -98,6 +100,17 @@ cl_int CommandQueue::enqueueChecked(cl_command_type Type,
   Event *Previous = nullptr;
   {
     std::lock_guard<std::mutex> G(Lock);
+    // Under the lock: the launches of this queue take over its reference
+    // in the order they run (CodePin). The command is not submitted yet, so
+    // no worker reads *Pin->Hold meanwhile.
+    if (Pin) {
+      if (outOfOrder())
+        *Pin->Hold = *Pin->Code;
+      else if (PinnedCode != *Pin->Code) {
+        *Pin->Hold = std::move(PinnedCode);
+        PinnedCode = *Pin->Code;
+      }
+    }
     bool AllEarlier =
         S == Sync::Barrier || (S == Sync::Marker && Waits.empty());
     if (!outOfOrder()) {
@@ -177,6 +190,9 @@ cl_int CommandQueue::flush() {
 
 void CommandQueue::onLastExternalRelease() {
   flush();
+  // Unloads code here, on the application's thread, if nothing runs; else
+  // the queue's destructor drops it after the last command.
+  dropIdlePin();
   // Last refers back to this queue: drop it so the two can be freed.
   Event *Previous;
   {
@@ -206,7 +222,19 @@ cl_int CommandQueue::finish() {
   Event::waitAll(Snapshot);
   for (Event *E : Snapshot)
     E->releaseInternal();
+  dropIdlePin();
   return CL_SUCCESS;
+}
+
+void CommandQueue::dropIdlePin() {
+  std::shared_ptr<const compiler::CompiledProgram> Idle;
+  {
+    std::lock_guard<std::mutex> G(Lock);
+    // In order, the newest command finishes last.
+    if (!Last || Last->finished())
+      Idle = std::move(PinnedCode);
+  }
+  // Idle's destructor, with no lock held, may unload the code.
 }
 
 cl_int CommandQueue::checkPropertyBits(cl_command_queue_properties Bits,

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <span>
 #include <vector>
@@ -13,6 +14,9 @@
 namespace clcpu {
 
 class Executor;
+namespace compiler {
+struct CompiledProgram;
+}
 
 /// A host command-queue (in-order or out-of-order, optionally profiling).
 ///
@@ -60,9 +64,23 @@ public:
   /// new event handle the application owns. If Blocking, waits until the
   /// command completes and returns CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
   /// if a wait-list event failed, or the command's own error.
+  ///
+  /// \p Pin (a kernel launch): how the command keeps its code loaded. An
+  /// in-order queue holds a reference to the code of its newest launch, on
+  /// which the launches of that code rely: a reference per launch is a count
+  /// that the enqueuing thread and the worker ending the launch both write,
+  /// a cache line passed between two cores at every launch. A launch of
+  /// other code takes over the queue's reference and drops it once it ran,
+  /// after every launch before it. Out-of-order, each launch holds its own.
+  struct CodePin {
+    /// The kernel's reference to the code (read during the call).
+    const std::shared_ptr<const compiler::CompiledProgram> *Code;
+    /// The launch's reference, dropped when it ran (set here, if needed).
+    std::shared_ptr<const compiler::CompiledProgram> *Hold;
+  };
   cl_int enqueue(cl_command_type Type, cl_uint NumEvents,
                  const cl_event *WaitList, cl_event *EventOut, bool Blocking,
-                 std::function<cl_int()> Work);
+                 std::function<cl_int()> Work, const CodePin *Pin = nullptr);
 
   /// How a command orders itself against other commands of this queue.
   enum class Sync {
@@ -77,13 +95,15 @@ public:
   /// `enqueue` after the wait list was checked.
   cl_int enqueueChecked(cl_command_type Type, std::span<Event *const> Waits,
                         Sync S, cl_event *EventOut, bool Blocking,
-                        std::function<cl_int()> Work);
+                        std::function<cl_int()> Work,
+                        const CodePin *Pin = nullptr);
 
   /// clFlush: commands are scheduled when enqueued; markers and barriers
   /// ready at once wait in the executor for a waiting thread or a worker:
   /// make sure a worker runs them.
   cl_int flush();
-  /// clFinish: waits for every command enqueued so far.
+  /// clFinish: waits for every command enqueued so far (and drops the
+  /// reference to the code of the newest launch once nothing is left).
   cl_int finish();
 
   cl_int getInfo(cl_command_queue_info Param, InfoOut Out) const;
@@ -118,6 +138,13 @@ private:
   Event *LastBarrier = nullptr;
   // In-order queues: the newest command (referenced; may have finished).
   Event *Last = nullptr;
+  // In-order queues: the code of the newest launch (CodePin).
+  std::shared_ptr<const compiler::CompiledProgram> PinnedCode;
+
+  /// Drops PinnedCode if every command of this in-order queue finished:
+  /// the code of a program the application released is not kept by an
+  /// idle queue. Takes Lock.
+  void dropIdlePin();
 };
 
 } // namespace clcpu

@@ -185,6 +185,8 @@ Device::~Device() {
     Parent->releaseInternal();
 }
 
+cl_ulong Device::localMemSize() { return LocalMemSize; }
+
 Executor &Device::executor() {
   std::call_once(ExecutorOnce, [this] {
     unsigned Threads = workerCount(Cpus.size());
@@ -500,7 +502,7 @@ cl_int Device::getInfo(cl_device_info Param, InfoOut Out) const {
   case CL_DEVICE_LOCAL_MEM_TYPE:
     return Out.value<cl_device_local_mem_type>(CL_GLOBAL);
   case CL_DEVICE_LOCAL_MEM_SIZE:
-    return Out.value<cl_ulong>(LocalMemSize);
+    return Out.value<cl_ulong>(localMemSize());
   case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
     return Out.value<cl_bool>(CL_FALSE);
   case CL_DEVICE_HOST_UNIFIED_MEMORY:

@@ -56,6 +56,8 @@ public:
   /// pinned to cpus(). Shared by devices with the same cores; never
   /// destroyed.
   Executor &executor();
+  /// CL_DEVICE_LOCAL_MEM_SIZE (every launch checks against it).
+  static cl_ulong localMemSize();
 
 private:
   Device(Platform *P, Device *Parent, std::vector<unsigned> Cpus,

@@ -72,6 +72,9 @@ struct LaunchWork : CommandMemory {
 /// Everything one launch needs, copied when it is prepared.
 struct KernelLaunch {
   std::shared_ptr<const compiler::CompiledProgram> Exe; // keeps the code
+  /// CodeRef::ByQueue with the kernel's own code: the kernel's reference,
+  /// which Kernel::enqueue pins through the queue (Exe is null until then).
+  const std::shared_ptr<const compiler::CompiledProgram> *PinFrom = nullptr;
   Executor *Exec = nullptr;
   Device *Dev = nullptr;
   NDRangeJob Job;
@@ -626,8 +629,8 @@ bool boundSampler(const compiler::ArgBindings &B, unsigned Index,
 } // namespace
 
 cl_int Kernel::prepare(CommandQueue *Q, const LaunchDescription &R,
-                       std::shared_ptr<KernelLaunch> &Out) {
-  return prepareWith(Q, R, State.Args, &Lock, Out);
+                       std::shared_ptr<KernelLaunch> &Out, CodeRef How) {
+  return prepareWith(Q, R, State.Args, &Lock, Out, How);
 }
 
 cl_int Kernel::prepare(CommandQueue *Q, const LaunchDescription &R,
@@ -639,7 +642,8 @@ cl_int Kernel::prepare(CommandQueue *Q, const LaunchDescription &R,
 cl_int Kernel::prepareWith(CommandQueue *Q, const LaunchDescription &R,
                            const std::vector<ArgValue> &Args,
                            std::mutex *ArgsLock,
-                           std::shared_ptr<KernelLaunch> &Out) const {
+                           std::shared_ptr<KernelLaunch> &Out,
+                           CodeRef How) const {
   // A kernel with image or sampler arguments runs its build specialized
   // for the formats and sampler values of this launch, where the program
   // has one (Program::specialization): its image accesses vectorize.
@@ -660,7 +664,22 @@ cl_int Kernel::prepareWith(CommandQueue *Q, const LaunchDescription &R,
           Run = &K;
         }
   auto L = std::allocate_shared<KernelLaunch>(CommandAllocator<KernelLaunch>());
-  L->Exe = Spec ? std::move(Spec) : Exe;
+  // The kernel's own code: referenced here, or pinned by enqueue. A kernel
+  // that enqueues finds its children's code through the launch's own
+  // reference (DeviceRun).
+  auto UseKernelCode = [&] {
+    Run = &Info;
+    if (How == CodeRef::Own || Info.Enqueues) {
+      L->Exe = Exe;
+    } else {
+      L->Exe.reset();
+      L->PinFrom = &Exe;
+    }
+  };
+  if (Spec)
+    L->Exe = std::move(Spec);
+  else
+    UseKernelCode();
   L->Exec = &Q->executor();
   L->Dev = Q->device();
   NDRangeJob &J = L->Job;
@@ -712,7 +731,7 @@ cl_int Kernel::prepareWith(CommandQueue *Q, const LaunchDescription &R,
           // takes the launch back to the ordinary build.
           if (Run != &Info && M->isImage() &&
               !boundFormat(Bindings, I, M->image()->Device))
-            Run = &Info, L->Exe = Exe;
+            UseKernelCode();
           // (Not a pipe: its packets must be visible before the release
           // store of their sequence word, which non-temporal stores would
           // not be.)
@@ -735,7 +754,7 @@ cl_int Kernel::prepareWith(CommandQueue *Q, const LaunchDescription &R,
         std::memcpy(Slot, V.Bytes.data(), V.Bytes.size());
         if (Run != &Info && Info.Args[I].isSampler() &&
             !boundSampler(Bindings, I, V.Bytes))
-          Run = &Info, L->Exe = Exe;
+          UseKernelCode();
       }
       L->ArgPtrs.push_back(Slot);
     }
@@ -753,9 +772,7 @@ cl_int Kernel::prepareWith(CommandQueue *Q, const LaunchDescription &R,
   J.CheckReportFlagged = Run->CheckReportFlagged;
   L->Info = Run;
   {
-    cl_ulong MaxLocal = 0;
-    Q->device()->getInfo(CL_DEVICE_LOCAL_MEM_SIZE,
-                         InfoOut(sizeof MaxLocal, &MaxLocal, nullptr));
+    cl_ulong MaxLocal = Device::localMemSize();
     // CL_OUT_OF_RESOURCES if there is a failure to queue the execution
     // instance of kernel on the command-queue because of insufficient
     // resources needed to execute the kernel (here: the kernel's __local
@@ -803,8 +820,9 @@ cl_int Kernel::prepareWith(CommandQueue *Q, const LaunchDescription &R,
 cl_int Kernel::enqueue(CommandQueue *Q, cl_command_type Type,
                        std::shared_ptr<KernelLaunch> L, cl_uint NumEvents,
                        const cl_event *WaitList, cl_event *Event) {
+  CommandQueue::CodePin Pin{L->PinFrom, &L->Exe};
   return Q->enqueue(Type, NumEvents, WaitList, Event, /*Blocking=*/false,
-                    LaunchWork{std::move(L)});
+                    LaunchWork{std::move(L)}, Pin.Code ? &Pin : nullptr);
 }
 
 cl_int Kernel::getInfo(cl_kernel_info Param, InfoOut Out) const {

@@ -112,14 +112,21 @@ public:
   /// current argument values (a snapshot: clSetKernelArg later does not
   /// change it); adds the device's sub-group size and the streaming
   /// arguments.
+  ///
+  /// How a launch keeps its code loaded: its own reference (a launch that
+  /// may run again: command-buffers), or the one `enqueue` takes through
+  /// its queue (CommandQueue::CodePin; clEnqueueNDRangeKernel).
+  enum class CodeRef { Own, ByQueue };
   cl_int prepare(CommandQueue *Q, const LaunchDescription &R,
-                 std::shared_ptr<KernelLaunch> &Out);
+                 std::shared_ptr<KernelLaunch> &Out,
+                 CodeRef How = CodeRef::Own);
   /// prepare with the argument values of \p S (complete) instead of the
   /// kernel's: a mutable-dispatch's launch.
   cl_int prepare(CommandQueue *Q, const LaunchDescription &R, const ArgState &S,
                  std::shared_ptr<KernelLaunch> &Out) const;
   /// Schedules the launch \p L (made by prepare for \p Q) on \p Q; it
-  /// drops its memory objects once it ran.
+  /// drops its memory objects once it ran. Its kernel must still exist
+  /// during the call (CodeRef::ByQueue reads the kernel's reference).
   static cl_int enqueue(CommandQueue *Q, cl_command_type Type,
                         std::shared_ptr<KernelLaunch> L, cl_uint NumEvents,
                         const cl_event *WaitList, cl_event *Event);
@@ -139,7 +146,8 @@ private:
   /// (null: \p Args is the caller's own copy).
   cl_int prepareWith(CommandQueue *Q, const LaunchDescription &R,
                      const std::vector<ArgValue> &Args, std::mutex *ArgsLock,
-                     std::shared_ptr<KernelLaunch> &Out) const;
+                     std::shared_ptr<KernelLaunch> &Out,
+                     CodeRef How = CodeRef::Own) const;
   /// Bounds-check mode: the bytes argument \p Index, of value \p V, may
   /// reach (WorkGroupContext::ArgExtents). Its lock held.
   uint64_t argExtent(const ArgValue &V, size_t Index) const;

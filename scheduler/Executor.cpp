@@ -171,6 +171,14 @@ void Executor::kickAll() {
 }
 
 void Executor::kick() {
+  // Every enqueue of a command with work kicks: without the lock when a
+  // drainer is there or every task pushed so far was taken. A drainer
+  // leaves only after it saw the FIFO empty under the lock, so one counted
+  // here after this thread's push still sees that push.
+  if (Draining.load(std::memory_order_acquire) > 0 ||
+      Pops.load(std::memory_order_acquire) ==
+          Pushes.load(std::memory_order_acquire))
+    return;
   bool Spawn;
   {
     std::lock_guard<std::mutex> G(Lock);
@@ -205,22 +213,45 @@ void Executor::submit(Task T, bool Deferred) {
 }
 
 void Executor::pushReady(Task T, bool Deferred) {
-  bool Spawn;
+  // One draining arena task per slot is enough: each runs until the FIFO
+  // is empty. Drainers between two tasks take the new one anyway; wake a
+  // worker only for tasks beyond those.
+  auto NeedsDrainer = [&] {
+    return !Deferred && Draining < Threads && Ready.size() > Draining - Busy;
+  };
+  bool Spawn, Wait;
+  uint64_t Mine;
   {
     std::lock_guard<std::mutex> G(Lock);
     Ready.push_back(std::move(T));
-    Pushes.store(Pushes.load(std::memory_order_relaxed) + 1,
-                 std::memory_order_release);
-    // One draining arena task per slot is enough: each runs until the FIFO
-    // is empty. Drainers between two tasks take the new one anyway; wake a
-    // worker only for tasks beyond those.
-    Spawn = !Deferred && Draining < Threads && Ready.size() > Draining - Busy;
+    Mine = Pushes.load(std::memory_order_relaxed) + 1;
+    Pushes.store(Mine, std::memory_order_release);
+    Spawn = NeedsDrainer();
+    Wait = Spawn && Busy > 0;
+    if (Spawn && !Wait)
+      ++Draining;
+  }
+  notifyProgress();
+  if (Wait) {
+    // A drainer counts as busy until it takes the lock after its task,
+    // which has already reported its end: the thread that waited for that
+    // end and enqueued the next command often comes here first. Give the
+    // drainer a moment to take this task before waking a worker for it.
+    using Clock = std::chrono::steady_clock;
+    const auto Patience = std::chrono::nanoseconds(GraceNanoseconds);
+    auto Start = Clock::now();
+    for (unsigned I = 1; Pops.load(std::memory_order_acquire) < Mine; ++I) {
+      CLCPU_PAUSE();
+      if (I % 16 == 0 && Clock::now() - Start >= Patience)
+        break;
+    }
+    std::lock_guard<std::mutex> G(Lock);
+    Spawn = Pops.load(std::memory_order_relaxed) < Mine && NeedsDrainer();
     if (Spawn)
       ++Draining;
   }
   if (Spawn)
     enqueueDrainer();
-  notifyProgress();
 }
 
 void Executor::drain() {

@@ -120,7 +120,9 @@ private:
 
   std::mutex Lock; // guards Ready, Draining and Busy
   std::deque<Task> Ready;
-  unsigned Draining = 0; // arena tasks enqueued and not yet finished
+  // Arena tasks enqueued and not yet finished (written under Lock; kick
+  // reads it without).
+  std::atomic<unsigned> Draining{0};
   unsigned Busy = 0;     // of those, running a task right now
   std::atomic<uint64_t> Pushes{0}; // tasks pushed so far (written under Lock)
   std::atomic<uint64_t> Pops{0};   // tasks taken so far (written under Lock)

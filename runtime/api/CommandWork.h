@@ -61,7 +61,8 @@ cl_int svmMemFillWork(Context *C, void *svm_ptr, const void *pattern,
 /// for the device and executor of \p Q: the kernel and its arguments, the
 /// sizes, the local size and the work-group plan. \p L is the launch with
 /// the arguments packed now, or null for an empty NDRange (a command that
-/// does nothing).
+/// does nothing); it goes to Kernel::enqueue, which references its code
+/// through \p Q (Kernel::CodeRef::ByQueue).
 cl_int prepareNDRange(CommandQueue *Q, cl_kernel kernel, cl_uint work_dim,
                       const size_t *global_work_offset,
                       const size_t *global_work_size,

@@ -394,7 +394,7 @@ cl_int clcpu::prepareNDRange(CommandQueue *Q, cl_kernel kernel,
     return Err;
   if (Empty)
     return CL_SUCCESS;
-  return K->prepare(Q, R, L);
+  return K->prepare(Q, R, L, Kernel::CodeRef::ByQueue);
 }
 
 // cl_khr_suggested_local_work_size: the local size clEnqueueNDRangeKernel

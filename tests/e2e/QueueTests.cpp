@@ -479,3 +479,100 @@ TEST_CASE("cl_khr_create_command_queue, cl_khr_priority_hints, "
     CHECK(Err == CL_INVALID_VALUE);
   }
 }
+
+namespace {
+/// A program of one kernel `fill` writing Value + i, released by the caller.
+cl_kernel fillKernel(cl_context C, cl_device_id D, int Value, cl_program &P) {
+  std::string Src = "kernel void fill(global int *o) { o[get_global_id(0)] "
+                    "= " +
+                    std::to_string(Value) + " + (int)get_global_id(0); }";
+  const char *S = Src.c_str();
+  cl_int Err = -1;
+  P = clCreateProgramWithSource(C, 1, &S, nullptr, &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  REQUIRE(clBuildProgram(P, 1, &D, "", nullptr, nullptr) == CL_SUCCESS);
+  cl_kernel K = clCreateKernel(P, "fill", &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  return K;
+}
+} // namespace
+
+// 5.10 / 5.15: "the kernel object is not deleted until all ... commands
+// using it complete": a launch's code stays loaded until it ran, also when
+// the application released the kernel and its program right after the
+// enqueue. An in-order queue keeps one reference to the code of its newest
+// launch for the launches of that code (CommandQueue::CodePin); a launch of
+// other code takes it over and drops it only after it ran.
+TEST_CASE("5.10: launches run after their kernel and program were released, "
+          "in order and out of order, across programs",
+          "[queue]") {
+  Ctx X;
+  const bool OutOfOrder = GENERATE(false, true);
+  cl_command_queue Q =
+      X.queue(OutOfOrder ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : 0);
+  constexpr size_t N = 256, Programs = 3, Launches = 8;
+  cl_int Err = -1;
+  std::vector<cl_mem> Bufs;
+  for (size_t I = 0; I < Programs * Launches; ++I) {
+    Bufs.push_back(
+        clCreateBuffer(X.C, CL_MEM_READ_WRITE, N * sizeof(int), nullptr, &Err));
+    REQUIRE(Err == CL_SUCCESS);
+  }
+  // Nothing runs before the user event: every launch is still pending when
+  // its kernel and program are gone.
+  cl_event Gate = clCreateUserEvent(X.C, &Err);
+  REQUIRE(Err == CL_SUCCESS);
+  for (size_t P = 0; P < Programs; ++P) {
+    cl_program Prog = nullptr;
+    cl_kernel K = fillKernel(X.C, X.Dev, int(1000 * (P + 1)), Prog);
+    for (size_t L = 0; L < Launches; ++L) {
+      REQUIRE(clSetKernelArg(K, 0, sizeof(cl_mem), &Bufs[P * Launches + L]) ==
+              CL_SUCCESS);
+      REQUIRE(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &N, nullptr, 1, &Gate,
+                                     nullptr) == CL_SUCCESS);
+    }
+    CHECK(clReleaseKernel(K) == CL_SUCCESS);
+    CHECK(clReleaseProgram(Prog) == CL_SUCCESS);
+  }
+  CHECK(clSetUserEventStatus(Gate, CL_COMPLETE) == CL_SUCCESS);
+  CHECK(clFinish(Q) == CL_SUCCESS);
+  for (size_t I = 0; I < Bufs.size(); ++I) {
+    std::vector<int> Got(N);
+    REQUIRE(clEnqueueReadBuffer(Q, Bufs[I], CL_TRUE, 0, N * sizeof(int),
+                                Got.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+    int Base = int(1000 * (I / Launches + 1));
+    size_t Wrong = 0;
+    for (size_t J = 0; J < N; ++J)
+      Wrong += Got[J] != Base + int(J);
+    INFO("buffer " << I);
+    CHECK(Wrong == 0);
+    clReleaseMemObject(Bufs[I]);
+  }
+  // The queue goes on with a new program after clFinish dropped its
+  // reference, and after the queue is released its last launch completes.
+  cl_program Prog = nullptr;
+  cl_kernel K = fillKernel(X.C, X.Dev, 7, Prog);
+  cl_mem B =
+      clCreateBuffer(X.C, CL_MEM_READ_WRITE, N * sizeof(int), nullptr, &Err);
+  REQUIRE(clSetKernelArg(K, 0, sizeof B, &B) == CL_SUCCESS);
+  cl_event Done = nullptr;
+  cl_event Gate2 = clCreateUserEvent(X.C, &Err);
+  REQUIRE(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &N, nullptr, 1, &Gate2,
+                                 &Done) == CL_SUCCESS);
+  clReleaseKernel(K);
+  clReleaseProgram(Prog);
+  CHECK(clReleaseCommandQueue(Q) == CL_SUCCESS);
+  CHECK(clSetUserEventStatus(Gate2, CL_COMPLETE) == CL_SUCCESS);
+  CHECK(clWaitForEvents(1, &Done) == CL_SUCCESS);
+  CHECK(status(Done) == CL_COMPLETE);
+  cl_command_queue Q2 = X.queue();
+  std::vector<int> Got(N);
+  REQUIRE(clEnqueueReadBuffer(Q2, B, CL_TRUE, 0, N * sizeof(int), Got.data(), 0,
+                              nullptr, nullptr) == CL_SUCCESS);
+  CHECK(Got[0] == 7);
+  CHECK(Got[N - 1] == 7 + int(N - 1));
+  for (cl_event E : {Gate, Gate2, Done})
+    clReleaseEvent(E);
+  clReleaseMemObject(B);
+  clReleaseCommandQueue(Q2);
+}
