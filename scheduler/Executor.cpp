@@ -80,6 +80,14 @@ RunningScope::RunningScope(Executor *E) : E(E), Outer(CurrentScope) {
 }
 RunningScope::~RunningScope() { CurrentScope = Outer; }
 
+/// Whether the calling thread is running a task of \p E.
+bool runningTaskOf(const Executor *E) {
+  for (RunningScope *S = CurrentScope; S; S = S->Outer)
+    if (S->E == E)
+      return true;
+  return false;
+}
+
 /// Runs \p T, then the continuations it and they leave behind, in \p S.
 void runWithContinuations(RunningScope &S, Executor::Task &T) {
   T();
@@ -227,7 +235,9 @@ void Executor::pushReady(Task T, bool Deferred) {
     Mine = Pushes.load(std::memory_order_relaxed) + 1;
     Pushes.store(Mine, std::memory_order_release);
     Spawn = NeedsDrainer();
-    Wait = Spawn && Busy > 0;
+    // (Not a thread running this executor's task: it takes nothing while
+    // it waits here.)
+    Wait = Spawn && Busy > 0 && !runningTaskOf(this);
     if (Spawn && !Wait)
       ++Draining;
   }
