@@ -292,9 +292,8 @@ void Executor::drain() {
     // after another: stay a moment for the next one, which a waiting drainer
     // takes within a microsecond, instead of returning the thread to TBB,
     // which would wake every worker of the arena again for it. One drainer
-    // waits; more would all poll the same counters and contend for the lock
-    // the enqueuing thread takes (a drainer still finishing its task when
-    // the next one comes counts as busy, so others are started meanwhile).
+    // waits, the others return their thread to TBB: spinning threads take
+    // a small machine's cores from the application.
     unsigned NoneWaiting = 0;
     if (Lingering.compare_exchange_strong(NoneWaiting, 1,
                                           std::memory_order_acquire)) {

@@ -93,8 +93,9 @@ public:
 private:
   struct Drainer;
   void drain();
-  /// Waits up to LingerMicroseconds for a push after the one counted in
-  /// \p Seen; true if one came.
+  /// Waits for a task pushed after the count \p Seen that nobody took
+  /// within GraceNanoseconds (true: take it), as long as pushes come at
+  /// least every LingerMicroseconds (false: none came).
   bool lingerForTask(uint64_t Seen);
   static constexpr unsigned LingerMicroseconds = 50;
   static constexpr unsigned GraceNanoseconds = 2000;
