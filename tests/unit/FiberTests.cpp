@@ -257,13 +257,18 @@ TEST_CASE("5.10 (scheduler issue, pipelined scan_wg): a helper waits in the "
     CHECK(Park.Offers.load() > Before);
     CHECK(WithHelper > 0);
     // Another task for the arena sends the waiting helpers back to TBB.
+    // Helper tasks of the backlog may still start after that (each counts
+    // itself waiting when it starts): wait until none is left at all, or a
+    // late one is seen waiting after the others left (a failure of a fresh
+    // CI run while the machine was loaded).
     runNDRange(Arena, 2, J, &Park);
     Park.otherTaskEnqueued();
     auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (Park.Waiting.load() != 0 &&
+    while ((Park.Waiting.load() != 0 || Park.Tasks.load() != 0) &&
            std::chrono::steady_clock::now() < Deadline)
       std::this_thread::yield();
     CHECK(Park.Waiting.load() == 0);
+    CHECK(Park.Tasks.load() == 0);
     runNDRange(Arena, 2, J, &Park);
   } // the destructor sends a waiting helper away and waits for its task
 }
