@@ -312,7 +312,7 @@ void Executor::drain() {
 
 bool Executor::lingerForTask(uint64_t Seen) {
   using Clock = std::chrono::steady_clock;
-  const auto Patience = std::chrono::microseconds(LingerMicroseconds);
+  const auto Patience = std::chrono::microseconds(LingerUs);
   const auto Grace = std::chrono::nanoseconds(GraceNanoseconds);
   auto Start = Clock::now();
   for (unsigned I = 1;; ++I) {

@@ -87,6 +87,9 @@ public:
   uint64_t arenaTasks() const {
     return ArenaTasks.load(std::memory_order_relaxed);
   }
+  /// How long a drainer waits for the next task (LingerMicroseconds; tests
+  /// make it long enough for a loaded machine). Before the first submit.
+  void setLingerMicroseconds(unsigned Us) { LingerUs = Us; }
   /// How often `notifyProgress` woke waiting threads so far (for tests).
   static unsigned long progressGeneration();
 
@@ -129,6 +132,7 @@ private:
   std::atomic<uint64_t> Pops{0};   // tasks taken so far (written under Lock)
   std::atomic<uint64_t> ArenaTasks{0};
   std::atomic<unsigned> Lingering{0}; // a drainer waits in lingerForTask
+  unsigned LingerUs = LingerMicroseconds;
 };
 
 } // namespace clcpu
