@@ -247,14 +247,8 @@ void Executor::pushReady(Task T, bool Deferred) {
     // which has already reported its end: the thread that waited for that
     // end and enqueued the next command often comes here first. Give the
     // drainer a moment to take this task before waking a worker for it.
-    using Clock = std::chrono::steady_clock;
-    const auto Patience = std::chrono::nanoseconds(GraceNanoseconds);
-    auto Start = Clock::now();
-    for (unsigned I = 1; Pops.load(std::memory_order_acquire) < Mine; ++I) {
-      CLCPU_PAUSE();
-      if (I % 16 == 0 && Clock::now() - Start >= Patience)
-        break;
-    }
+    spinUntil(std::chrono::nanoseconds(GraceNanoseconds),
+              [&] { return Pops.load(std::memory_order_acquire) >= Mine; });
     std::lock_guard<std::mutex> G(Lock);
     Spawn = Pops.load(std::memory_order_relaxed) < Mine && NeedsDrainer();
     if (Spawn)
@@ -311,33 +305,26 @@ void Executor::drain() {
 }
 
 bool Executor::lingerForTask(uint64_t Seen) {
-  using Clock = std::chrono::steady_clock;
   const auto Patience = std::chrono::microseconds(LingerUs);
   const auto Grace = std::chrono::nanoseconds(GraceNanoseconds);
-  auto Start = Clock::now();
-  for (unsigned I = 1;; ++I) {
-    CLCPU_PAUSE();
-    uint64_t Pushed = Pushes.load(std::memory_order_acquire);
-    if (Pushed != Seen) {
-      // A host thread that enqueued the task usually waits for it right
-      // away (a blocking call, clFinish) and runs it itself, without
-      // passing it to another core: give it that moment before taking the
-      // task. Taken already (every push popped): wait for the next one
-      // without touching the lock the host takes.
-      auto Now = Clock::now();
-      while (Clock::now() - Now < Grace)
-        for (int J = 0; J < 16; ++J)
-          CLCPU_PAUSE();
-      uint64_t Popped = Pops.load(std::memory_order_acquire);
-      Pushed = Pushes.load(std::memory_order_acquire);
-      if (Popped != Pushed)
-        return true;
-      Seen = Pushed;
-      Start = Clock::now();
-      continue;
-    }
-    if (I % 64 == 0 && Clock::now() - Start >= Patience)
+  for (;;) {
+    if (!spinUntil(Patience, [&] {
+          return Pushes.load(std::memory_order_acquire) != Seen;
+        }))
       return false;
+    // A host thread that enqueued the task usually waits for it right
+    // away (a blocking call, clFinish) and runs it itself, without
+    // passing it to another core: give it that moment before taking the
+    // task. Taken already (every push popped): wait for the next one
+    // without touching the lock the host takes.
+    uint64_t Pushed = Seen;
+    if (!spinUntil(Grace, [&] {
+          uint64_t Popped = Pops.load(std::memory_order_acquire);
+          Pushed = Pushes.load(std::memory_order_acquire);
+          return Popped == Pushed;
+        }))
+      return true;
+    Seen = Pushed;
   }
 }
 

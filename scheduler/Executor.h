@@ -98,7 +98,7 @@ private:
   void drain();
   /// Waits for a task pushed after the count \p Seen that nobody took
   /// within GraceNanoseconds (true: take it), as long as pushes come at
-  /// least every LingerMicroseconds (false: none came).
+  /// least every LingerUs microseconds (false: none came).
   bool lingerForTask(uint64_t Seen);
   static constexpr unsigned LingerMicroseconds = 50;
   static constexpr unsigned GraceNanoseconds = 2000;

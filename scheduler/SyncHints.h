@@ -1,8 +1,9 @@
 //===- scheduler/SyncHints.h - spin pauses and TSan hand-offs ---*- C++ -*-===//
 //
 // Shared by the scheduler's sources (not installed): the pause of a spin
-// loop, and the release/acquire annotations that tell ThreadSanitizer about
-// hand-offs made inside libtbb, which is not instrumented.
+// loop, a bounded spin, and the release/acquire annotations that tell
+// ThreadSanitizer about hand-offs made inside libtbb, which is not
+// instrumented.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,24 @@
 #include <thread>
 #define CLCPU_PAUSE() std::this_thread::yield()
 #endif
+
+#include <chrono>
+
+namespace clcpu {
+/// Spins until \p Done returns true or about \p Limit has passed (the
+/// clock read every 16 pauses); returns Done's last answer.
+template <typename Pred>
+bool spinUntil(std::chrono::nanoseconds Limit, Pred Done) {
+  auto Start = std::chrono::steady_clock::now();
+  for (unsigned I = 1;; ++I) {
+    if (Done())
+      return true;
+    CLCPU_PAUSE();
+    if (I % 16 == 0 && std::chrono::steady_clock::now() - Start >= Limit)
+      return Done();
+  }
+}
+} // namespace clcpu
 
 #if defined(__SANITIZE_THREAD__)
 #include <sanitizer/tsan_interface.h>
