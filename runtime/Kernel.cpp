@@ -540,7 +540,11 @@ void Kernel::chooseLocalSize(LaunchDescription &R, size_t MaxTotal,
   // every thread 16 of them to balance, counting the groups of every
   // dimension (a 4096 x 4096 image is 4096 rows of groups), up to 4096
   // items; barrier regions up to 1024, so that what lives across a barrier
-  // stays in the caches.
+  // stays in the caches. At least 64 items, a few vector iterations even
+  // of the widest loop (64 byte lanes): a small global size on many
+  // threads is a kernel heavy per item (nbody: 16,384 items, a loop over
+  // every body in each), whose groups of 256 left 16 threads 4 groups
+  // each, and the last group of the slowest thread idled the others.
   size_t Limit = 256;
   if (!PerWorkItem) {
     // The other dimensions' global sizes, as many groups each (their
@@ -550,7 +554,7 @@ void Kernel::chooseLocalSize(LaunchDescription &R, size_t MaxTotal,
       if (R.GlobalSize[D] > 1 &&
           __builtin_mul_overflow(Items, R.GlobalSize[D], &Items))
         Items = SIZE_MAX;
-    Limit = std::clamp<size_t>(Items / (16 * std::max(Threads, 1u)), 256,
+    Limit = std::clamp<size_t>(Items / (16 * std::max(Threads, 1u)), 64,
                                Regions ? 1024 : 4096);
   }
   // Per launch: search downwards, multiples of 16 first, so the usual
