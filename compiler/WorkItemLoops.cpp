@@ -134,6 +134,17 @@ void markWorkItemLoop(BranchInst &Latch, bool BodyHasLoops, unsigned Lanes,
     Ops.push_back(
         MDNode::get(C, {MDString::get(C, "llvm.loop.interleave.count"),
                         ConstantAsMetadata::get(ConstantInt::get(I32, 1))}));
+    // A capped loop is one vector at most: no work-item is peeled off it
+    // before the vectorizer (loop peeling drops an `if (lid == 0)` test
+    // that way). A group of 16 in 16 lanes would keep 15 iterations, fewer
+    // than a vector, and all of them ran in the scalar remainder; kept
+    // whole, the test is a mask. Loop peeling stops once
+    // unroll-peel-max-count (7) iterations were peeled, which this count
+    // claims.
+    if (Capped)
+      Ops.push_back(MDNode::get(
+          C, {MDString::get(C, "llvm.loop.peeled.count"),
+              ConstantAsMetadata::get(ConstantInt::get(I32, 1 << 16))}));
   }
   if (NoUnroll)
     Ops.push_back(MDNode::get(C, MDString::get(C, "llvm.loop.unroll.disable")));
