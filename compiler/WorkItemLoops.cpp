@@ -134,7 +134,7 @@ void markWorkItemLoop(BranchInst &Latch, bool BodyHasLoops, unsigned Lanes,
     Ops.push_back(
         MDNode::get(C, {MDString::get(C, "llvm.loop.interleave.count"),
                         ConstantAsMetadata::get(ConstantInt::get(I32, 1))}));
-    // A capped loop is one vector at most: no work-item is peeled off it
+    // A capped loop is one or two vectors: no work-item is peeled off it
     // before the vectorizer (loop peeling drops an `if (lid == 0)` test
     // that way). A group of 16 in 16 lanes would keep 15 iterations, fewer
     // than a vector, and all of them ran in the scalar remainder; kept
@@ -145,6 +145,15 @@ void markWorkItemLoop(BranchInst &Latch, bool BodyHasLoops, unsigned Lanes,
       Ops.push_back(MDNode::get(
           C, {MDString::get(C, "llvm.loop.peeled.count"),
               ConstantAsMetadata::get(ConstantInt::get(I32, 1 << 16))}));
+    // A required extent that is no multiple of the width (pyopencl's
+    // radix sort: 12 work-items in 8 lanes) leaves a remainder in every
+    // group: folded into the vector loop, the last iteration is masked
+    // instead of scalar. Where the vectorizer cannot fold it, it keeps the
+    // scalar remainder.
+    if (Capped && MaxTrips % Lanes)
+      Ops.push_back(MDNode::get(
+          C, {MDString::get(C, "llvm.loop.vectorize.predicate.enable"),
+              ConstantAsMetadata::get(ConstantInt::get(I1, 1))}));
   }
   if (NoUnroll)
     Ops.push_back(MDNode::get(C, MDString::get(C, "llvm.loop.unroll.disable")));

@@ -872,29 +872,32 @@ void unit_scan(global const int *in, global int *out) {
     }
 }
 
-TEST_CASE("6.13.8 (look-behind, pyopencl's scan_final_update): groups of 16 "
-          "whose first work-item carries the last value on, with and without "
-          "reqd_work_group_size, give the host's values on both paths",
+TEST_CASE("6.13.8 (look-behind, pyopencl's scan_final_update and radix "
+          "sort): groups of 16 and of 12 whose first work-item carries the "
+          "last value on, with and without reqd_work_group_size, give the "
+          "host's values on both paths",
           "[barrier]") {
   // compiler/WorkItemLoops.cpp: with reqd_work_group_size(16) the x-loop is
   // one vector of 16 ints, and loop peeling no longer takes work-item 0 off
-  // it (the 15 left ran scalar). Every work-item writes its left
-  // neighbour's value; work-item 0 the last value of the step before (the
-  // group's own start value first). Intervals of 83 leave a partial step.
+  // it (the 15 left ran scalar); with 12 (pyopencl's radix sort) the loop
+  // of 8 lanes folds its remainder of 4 into a masked iteration. Every
+  // work-item writes its left neighbour's value; work-item 0 the last value
+  // of the step before (the group's own start value first). Intervals of
+  // 83 leave a partial step.
   Env E;
   const char *Src = R"(
 #ifdef REQD
-kernel __attribute__((reqd_work_group_size(16, 1, 1)))
+kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 #else
 kernel
 #endif
 void look_behind(global int *out, global const int *partial, int interval,
                  int n) {
-  local int ld[16];
+  local int ld[WG];
   int begin = interval * (int)get_group_id(0);
   int end = min(begin + interval, n);
   int prev = -1 - (int)get_group_id(0);
-  for (int base = begin; base < end; base += 16) {
+  for (int base = begin; base < end; base += WG) {
     int i = base + (int)get_local_id(0);
     if (i < end)
       ld[get_local_id(0)] = partial[i] * 2;
@@ -904,7 +907,7 @@ void look_behind(global int *out, global const int *partial, int interval,
     if (i < end)
       out[i] = prev;
     if (get_local_id(0) == 0)
-      prev = ld[15];
+      prev = ld[WG - 1];
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
@@ -917,21 +920,24 @@ void look_behind(global int *out, global const int *partial, int interval,
   for (int I = 0; I < N; ++I)
     Want[I] = I % Interval ? 2 * Partial[I - 1] : -1 - I / Interval;
   for (const char *Path : Paths)
-    for (bool Reqd : {true, false}) {
-      std::string Options = std::string(Path) + (Reqd ? " -DREQD" : "");
-      INFO(Options);
-      cl_kernel K = E.kernel(Src, "look_behind", Options.c_str());
-      cl_mem Out = E.buffer(std::vector<int>(N, 12345));
-      cl_mem In = E.buffer(Partial);
-      cl_int Iv = Interval, Nv = N;
-      E.arg(K, 0, Out);
-      E.arg(K, 1, In);
-      REQUIRE(clSetKernelArg(K, 2, sizeof Iv, &Iv) == CL_SUCCESS);
-      REQUIRE(clSetKernelArg(K, 3, sizeof Nv, &Nv) == CL_SUCCESS);
-      size_t Global = 16 * Groups, Local = 16;
-      REQUIRE(E.run(K, 1, &Global, &Local) == CL_SUCCESS);
-      CHECK(E.read<int>(Out, N) == Want);
-    }
+    for (size_t Wg : {16, 12})
+      for (bool Reqd : {true, false}) {
+        std::string Options = std::string(Path) +
+                              " -DWG=" + std::to_string(Wg) +
+                              (Reqd ? " -DREQD" : "");
+        INFO(Options);
+        cl_kernel K = E.kernel(Src, "look_behind", Options.c_str());
+        cl_mem Out = E.buffer(std::vector<int>(N, 12345));
+        cl_mem In = E.buffer(Partial);
+        cl_int Iv = Interval, Nv = N;
+        E.arg(K, 0, Out);
+        E.arg(K, 1, In);
+        REQUIRE(clSetKernelArg(K, 2, sizeof Iv, &Iv) == CL_SUCCESS);
+        REQUIRE(clSetKernelArg(K, 3, sizeof Nv, &Nv) == CL_SUCCESS);
+        size_t Global = Wg * Groups, Local = Wg;
+        REQUIRE(E.run(K, 1, &Global, &Local) == CL_SUCCESS);
+        CHECK(E.read<int>(Out, N) == Want);
+      }
 }
 
 TEST_CASE("6.13.8 (ring exchange): `s[(lid + 1) % WG]` with int, uint and "
