@@ -267,13 +267,29 @@ int argumentIndex(const Value *V, const Argument *Args, const DataLayout &DL) {
 
 /// The group's local size. A dimension that reqd_work_group_size sets to 1
 /// is the constant 1 (a launch must use that size, and a group of one
-/// work-item cannot be a smaller last group): its loop folds away.
+/// work-item cannot be a smaller last group): its loop folds away. A small
+/// required size R (at most a register's 16 lanes, pyopencl's groups of 16
+/// and 12) bounds the loaded size to [1, R] (a smaller last group is
+/// smaller still): its local ids are known to be small and non-negative,
+/// so `(k * 16 + lid) / 256` on ints is a shift, not a signed division
+/// that kept pyopencl's transposing loops scalar.
 void loadLocalSize(IRBuilder<> &B, Value *Ctx, Value *Size[3],
                    const KernelInfo &K) {
-  for (unsigned D = 0; D < 3; ++D)
-    Size[D] = K.ReqdWorkGroupSize[D] == 1
-                  ? B.getInt64(1)
-                  : loadContextField(B, Ctx, ContextField::LocalSize, D);
+  for (unsigned D = 0; D < 3; ++D) {
+    size_t R = K.ReqdWorkGroupSize[D];
+    if (R == 1) {
+      Size[D] = B.getInt64(1);
+      continue;
+    }
+    Size[D] = loadContextField(B, Ctx, ContextField::LocalSize, D);
+    if (R > 1 && R <= 16)
+      if (auto *L = dyn_cast<LoadInst>(Size[D]))
+        L->setMetadata(
+            LLVMContext::MD_range,
+            MDNode::get(B.getContext(),
+                        {ConstantAsMetadata::get(B.getInt64(1)),
+                         ConstantAsMetadata::get(B.getInt64(R + 1))}));
+  }
 }
 
 BranchInst *emitLocalIdLoops(

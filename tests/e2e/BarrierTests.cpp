@@ -940,6 +940,65 @@ void look_behind(global int *out, global const int *partial, int interval,
       }
 }
 
+TEST_CASE("6.13.8 (transposing through local memory, pyopencl's "
+          "scan_lev1): `ldata[o % 256][o / 256]` with int offsets over "
+          "groups of 16, with and without reqd_work_group_size, gives the "
+          "host's values on both paths",
+          "[barrier]") {
+  // compiler/WorkGroupFunction.cpp (loadLocalSize): a required size of 16
+  // bounds the local ids, so the int division and remainder by 256 become
+  // a shift and a mask and the loops vectorize. Each group moves its units
+  // of 4096 ints through a 256 x 17 tile: out[k * 16 + lid] of a unit is
+  // in[lid * 256 + k].
+  Env E;
+  const char *Src = R"(
+#ifdef REQD
+kernel __attribute__((reqd_work_group_size(16, 1, 1)))
+#else
+kernel
+#endif
+void transpose(global const int *in, global int *out, int units) {
+  local int ldata[256][17];
+  int lid = (int)(long)get_local_id(0);
+  for (int u = 0; u < units; ++u) {
+    int base = ((int)get_group_id(0) * units + u) * 4096;
+    for (int k = 0; k < 256; ++k) {
+      int o = k * 16 + lid;
+      ldata[o % 256][o / 256] = in[base + o];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < 256; ++k)
+      out[base + k * 16 + lid] = ldata[k][lid];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+)";
+  const int Units = 3, Groups = 5, N = Units * Groups * 4096;
+  std::vector<int> In(N);
+  for (int I = 0; I < N; ++I)
+    In[I] = I * 7 - 1000;
+  std::vector<int> Want(N);
+  for (int Base = 0; Base < N; Base += 4096)
+    for (int K = 0; K < 256; ++K)
+      for (int L = 0; L < 16; ++L)
+        Want[Base + K * 16 + L] = In[Base + L * 256 + K];
+  for (const char *Path : Paths)
+    for (bool Reqd : {true, false}) {
+      std::string Options = std::string(Path) + (Reqd ? " -DREQD" : "");
+      INFO(Options);
+      cl_kernel K = E.kernel(Src, "transpose", Options.c_str());
+      cl_mem Out = E.buffer(std::vector<int>(N, 12345));
+      cl_mem InB = E.buffer(In);
+      cl_int U = Units;
+      E.arg(K, 0, InB);
+      E.arg(K, 1, Out);
+      REQUIRE(clSetKernelArg(K, 2, sizeof U, &U) == CL_SUCCESS);
+      size_t Global = 16 * Groups, Local = 16;
+      REQUIRE(E.run(K, 1, &Global, &Local) == CL_SUCCESS);
+      CHECK(E.read<int>(Out, N) == Want);
+    }
+}
+
 TEST_CASE("6.13.8 (ring exchange): `s[(lid + 1) % WG]` with int, uint and "
           "size_t ids, with and without reqd_work_group_size, a smaller "
           "last group included, gives the host's values on both paths",
